@@ -1,0 +1,1 @@
+"""The ``crmarena-sf`` command line."""

@@ -1,0 +1,44 @@
+"""``crmarena-sf``: entry point and command registry.
+
+Each command lives in its own module ``crmarena_sf/cli/cmd_<name>.py`` exposing
+``register(subparsers)``, which adds a sub-parser whose ``func(args) -> int`` runs it.
+Errors a user can cause end with a one-line message on stderr and a non-zero exit code,
+never a traceback: 1 for a Salesforce error or failed job, 2 for bad usage or input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from crmarena_sf import __version__
+from crmarena_sf.cli import errors as cli_errors
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="crmarena-sf",
+        description="The CRMArena Salesforce org, offline (DuckDB emulator) or real, behind one front door.",
+    )
+    parser.add_argument("--version", action="version", version=f"crmarena-sf {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    package = importlib.import_module("crmarena_sf.cli")
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if info.name.startswith("cmd_"):
+            importlib.import_module(f"crmarena_sf.cli.{info.name}").register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    return cli_errors.run(args.func, args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

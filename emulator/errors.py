@@ -1,0 +1,43 @@
+"""The one error type of the emulator.
+
+Salesforce reports every failure as data: an ``errorCode``, a ``message`` and, for
+field-level problems, the ``fields`` involved, plus the HTTP status the REST API uses.
+Every layer raises :class:`SalesforceError`; every transport renders it the same way
+(``[{"message": ..., "errorCode": ..., "fields": [...]}]`` on REST, ``errorCode: message``
+in the CLI). Codes and messages are Salesforce's own words; never invent one.
+"""
+
+from __future__ import annotations
+
+
+class SalesforceError(Exception):
+    """A failure exactly as Salesforce reports it."""
+
+    def __init__(
+        self,
+        error_code: str,
+        message: str,
+        fields: list[str] | None = None,
+        status: int = 400,
+    ) -> None:
+        super().__init__(f"{error_code}: {message}")
+        self.error_code = error_code
+        self.message = message
+        self.fields = list(fields or [])
+        self.status = status
+
+    def to_rest(self) -> dict:
+        """One element of a REST error body: ``{"message", "errorCode", "fields"}``."""
+        return {"message": self.message, "errorCode": self.error_code, "fields": self.fields}
+
+    def to_save_error(self) -> dict:
+        """The element of ``errors`` in a SaveResult (collections, composite/tree)."""
+        return {"statusCode": self.error_code, "message": self.message, "fields": self.fields}
+
+    def __repr__(self) -> str:
+        return f"SalesforceError({self.error_code!r}, {self.message!r}, fields={self.fields!r})"
+
+
+def not_found() -> SalesforceError:
+    """404 for a record or resource that does not exist (REST API error codes page)."""
+    return SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404)

@@ -1,0 +1,1 @@
+"""The org store: DuckDB tables per sObject, validated record operations, forks."""

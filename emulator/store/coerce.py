@@ -1,0 +1,223 @@
+"""Turn a value a client sent for a field into the value the org stores, or refuse it.
+
+Each refusal is the SalesforceError a real org returns for the same write (REST API
+error codes; messages name the field by its label, as Salesforce does, for example
+``Last Name: data value too large: ... (max length=80)``).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime as dt
+import math
+import re
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any
+
+from emulator import ids
+from emulator.errors import SalesforceError
+from emulator.wire import parse_date, parse_datetime, parse_time
+from metadata.model import Field
+
+_EMAIL = re.compile(
+    r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)+$"
+)
+_TEXT_TYPES = {
+    "string",
+    "textarea",
+    "phone",
+    "url",
+    "email",
+    "picklist",
+    "multipicklist",
+    "combobox",
+    "encryptedstring",
+    "anyType",
+}
+_JSON_TYPE_NAMES = {
+    "boolean": "boolean",
+    "int": "int",
+    "long": "long",
+    "double": "double",
+    "currency": "double",
+    "percent": "double",
+    "date": "date",
+    "datetime": "datetime",
+    "time": "time",
+}
+
+
+def deserialize_error(field: Field, value: Any) -> SalesforceError:
+    """JSON_PARSER_ERROR for a value of the wrong JSON type (what the REST deserializer reports)."""
+    kind = (
+        "VALUE_STRING"
+        if isinstance(value, str)
+        else (
+            "VALUE_TRUE"
+            if value is True
+            else "VALUE_FALSE"
+            if value is False
+            else "VALUE_NUMBER_INT"
+            if isinstance(value, int)
+            else "VALUE_NUMBER_FLOAT"
+            if isinstance(value, float)
+            else "START_OBJECT"
+            if isinstance(value, dict)
+            else "START_ARRAY"
+        )
+    )
+    shown = value if not isinstance(value, (dict, list)) else ""
+    target = _JSON_TYPE_NAMES.get(field.type, "String")
+    return SalesforceError(
+        "JSON_PARSER_ERROR",
+        f"Cannot deserialize instance of {target} from {kind} value {shown} or request may be missing a required field",
+    )
+
+
+def coerce(field: Field, value: Any) -> Any:
+    """The stored form of ``value`` for ``field`` (``None`` stays ``None``); raises SalesforceError."""
+    if value is None:
+        return None
+    ftype = field.type
+    if ftype in _TEXT_TYPES:
+        return _text(field, value)
+    if ftype in ("id", "reference"):
+        return _reference(field, value)
+    if ftype == "boolean":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "false"):
+            return value.lower() == "true"
+        raise deserialize_error(field, value)
+    if ftype in ("int", "long"):
+        return _integer(field, value)
+    if ftype in ("double", "currency", "percent"):
+        return _decimal(field, value)
+    if ftype == "date":
+        if isinstance(value, dt.datetime):
+            return value.date()
+        if isinstance(value, dt.date):
+            return value
+        parsed = parse_date(value) if isinstance(value, str) else None
+        if parsed is None:
+            raise deserialize_error(field, value)
+        return parsed
+    if ftype == "datetime":
+        if isinstance(value, dt.datetime):
+            if value.tzinfo is not None:
+                value = value.astimezone(dt.UTC).replace(tzinfo=None)
+            return value.replace(microsecond=value.microsecond // 1000 * 1000)
+        parsed = parse_datetime(value) if isinstance(value, str) else None
+        if parsed is None:
+            raise deserialize_error(field, value)
+        return parsed
+    if ftype == "time":
+        if isinstance(value, dt.time):
+            return value
+        parsed = parse_time(value) if isinstance(value, str) else None
+        if parsed is None:
+            raise deserialize_error(field, value)
+        return parsed
+    if ftype == "base64":
+        if isinstance(value, (bytes, bytearray)):
+            return bytes(value)
+        try:
+            return base64.b64decode(value, validate=True)
+        except (binascii.Error, TypeError, ValueError):
+            raise deserialize_error(field, value) from None
+    raise SalesforceError(
+        "INVALID_FIELD", f"Unable to write field {field.name} of type {ftype}", [field.name]
+    )
+
+
+def _text(field: Field, value: Any) -> str:
+    if isinstance(value, bool):
+        value = "true" if value else "false"
+    elif isinstance(value, (int, float, Decimal)):
+        value = str(value)
+    elif not isinstance(value, str):
+        raise deserialize_error(field, value)
+    if "\x00" in value:
+        value = value.replace("\x00", "")
+    if field.type in ("picklist", "multipicklist") and field.restrictedPicklist and value != "":
+        parts = value.split(";") if field.type == "multipicklist" else [value]
+        canonical = []
+        for part in parts:
+            known = field.canonical_picklist_value(part)
+            if known is None:
+                raise SalesforceError(
+                    "INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST",
+                    f"{field.label}: bad value for restricted picklist field: {part}",
+                    [field.name],
+                )
+            canonical.append(known)
+        value = ";".join(canonical)
+    if field.type == "email" and value and not _EMAIL.match(value):
+        raise SalesforceError(
+            "INVALID_EMAIL_ADDRESS", f"{field.label}: invalid email address: {value}", [field.name]
+        )
+    if field.length and len(value) > field.length:
+        raise SalesforceError(
+            "STRING_TOO_LONG",
+            f"{field.label}: data value too large: {value} (max length={field.length})",
+            [field.name],
+        )
+    return value if value != "" else None
+
+
+def _reference(field: Field, value: Any) -> str:
+    if not isinstance(value, str):
+        raise deserialize_error(field, value)
+    if value == "":
+        return None
+    normalized = ids.normalize(value)
+    if normalized is None:
+        raise SalesforceError(
+            "MALFORMED_ID", f"{field.label}: id value of incorrect type: {value}", [field.name]
+        )
+    return normalized
+
+
+def _integer(field: Field, value: Any) -> int:
+    if isinstance(value, bool):
+        raise deserialize_error(field, value)
+    if isinstance(value, str):
+        try:
+            value = Decimal(value.strip())
+        except InvalidOperation:
+            raise deserialize_error(field, value) from None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise deserialize_error(field, value)
+    if not isinstance(value, (int, float, Decimal)):
+        raise deserialize_error(field, value)
+    as_int = int(value)
+    limit = 2**31 if field.type == "int" else 2**63
+    if not -limit <= as_int < limit or (field.digits and len(str(abs(as_int))) > field.digits):
+        raise _out_of_range(field, value)
+    return as_int
+
+
+def _decimal(field: Field, value: Any) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
+        raise deserialize_error(field, value)
+    try:
+        number = Decimal(str(value).strip()) if not isinstance(value, Decimal) else value
+    except InvalidOperation:
+        raise deserialize_error(field, value) from None
+    if not number.is_finite():
+        raise deserialize_error(field, value)
+    scale = field.scale or 0
+    number = number.quantize(Decimal(1).scaleb(-scale), rounding=ROUND_HALF_UP)
+    integer_digits = len(str(abs(int(number)))) if int(number) != 0 else 0
+    if field.precision and integer_digits > field.precision - scale:
+        raise _out_of_range(field, value)
+    return number
+
+
+def _out_of_range(field: Field, value: Any) -> SalesforceError:
+    return SalesforceError(
+        "NUMBER_OUTSIDE_VALID_RANGE",
+        f"{field.label}: value outside of valid range on numeric field: {value}",
+        [field.name],
+    )

@@ -1,0 +1,72 @@
+"""Fields a real org computes itself on every write.
+
+- a person's ``Name`` (Contact, User, person Account) from FirstName, MiddleName, LastName, Suffix;
+- ``Account.IsPersonAccount`` from the record type;
+- ``Case.IsClosed`` from Status, and ``Case.ClosedDate`` stamped when a case closes
+  (kept if the client set it: the org allows audit fields on create);
+- picklist and checkbox defaults, auto-numbers.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from metadata.model import CLOSED_CASE_STATUSES, SObject
+
+PERSON_ACCOUNT_RECORD_TYPE = "PersonAccount"
+
+AUTONUMBER_FORMATS: dict[tuple[str, str], tuple[int, int]] = {
+    ("Case", "CaseNumber"): (8, 1000),
+    ("Order", "OrderNumber"): (8, 100),
+    ("Knowledge__kav", "ArticleNumber"): (9, 1000),
+    ("Contract", "ContractNumber"): (8, 100),
+}
+"""(digits, first value) of auto-number fields; others count from 1 with 8 digits."""
+
+
+def person_name(obj: SObject, row: dict[str, Any]) -> str | None:
+    """The derived Name of a person record, or None when the object has no person name."""
+    parts = [row.get(p) for p in obj.person_name_parts]
+    text = " ".join(str(p) for p in parts if p)
+    return text or None
+
+
+def is_person_account_type(obj: SObject, record_type_id: str | None) -> bool:
+    """True when ``record_type_id`` is Account's person-account record type."""
+    if obj.name != "Account" or not record_type_id:
+        return False
+    rt = obj.record_type(record_type_id)
+    return rt is not None and rt.developerName == PERSON_ACCOUNT_RECORD_TYPE
+
+
+def apply_defaults(obj: SObject, row: dict[str, Any]) -> None:
+    """Fill picklist defaults and checkbox defaults the client did not send."""
+    for f in obj.stored_fields:
+        if f.name in row or not f.createable:
+            continue
+        if (
+            f.type == "boolean"
+            and isinstance(f.defaultValue, bool)
+            or f.type in ("picklist", "multipicklist")
+            and f.defaultValue is not None
+        ):
+            row[f.name] = f.defaultValue
+
+
+def derive(obj: SObject, row: dict[str, Any], previous: dict[str, Any] | None, now: dt.datetime) -> None:
+    """Recompute derived fields of ``row`` (a complete row: previous values merged with the change)."""
+    if obj.name == "Account" and obj.field("IsPersonAccount") is not None:
+        row["IsPersonAccount"] = is_person_account_type(obj, row.get("RecordTypeId"))
+        if row["IsPersonAccount"]:
+            row["Name"] = person_name(obj, row)
+    elif obj.person_name_parts and not obj.field("Name").createable:
+        row["Name"] = person_name(obj, row)
+    if obj.name == "Case" and obj.field("IsClosed") is not None:
+        closed = row.get("Status") in CLOSED_CASE_STATUSES
+        was_closed = bool(previous and previous.get("IsClosed"))
+        row["IsClosed"] = closed
+        if closed and not row.get("ClosedDate"):
+            row["ClosedDate"] = now
+        elif not closed and was_closed:
+            row["ClosedDate"] = None

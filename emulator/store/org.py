@@ -1,0 +1,355 @@
+"""An org: a DuckDB catalog holding one table per sObject, plus the org's clock and settings.
+
+Life cycle: :meth:`Org.new` makes a brand-new org (schema plus what a new Salesforce org
+contains), :meth:`Org.open` reopens an org file, :meth:`Org.fork` makes a private copy
+that costs milliseconds whatever the org's size: a fork starts with views onto its
+parent's tables and copies a table only when either side first writes to it
+(copy-on-write per table). Record operations live in :mod:`emulator.store.dml`; this
+module owns the connection, the transaction and who reads whose tables.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import threading
+import weakref
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from emulator import ids
+from emulator.clock import OrgClock
+from emulator.errors import SalesforceError
+from emulator.store import dml
+from emulator.store.ddl import create_table_sql, quote
+from metadata import load_schema
+from metadata.model import Schema, SObject
+
+META_TABLE = "_sf_org"
+"""Org settings (schema profile, time zone ...) kept inside the database file."""
+
+_fork_numbers = itertools.count(1)
+
+ChangeListener = Callable[["Org", str, list[str], str], None]
+"""Called as ``listener(org, object_name, ids, kind)`` with kind insert|update|delete|undelete, inside the write's transaction."""
+
+
+class Org:
+    """One Salesforce org stored in DuckDB. Use :meth:`new`, :meth:`open` or :meth:`fork` to get one."""
+
+    def __init__(
+        self,
+        connection: duckdb.DuckDBPyConnection,
+        catalog: str,
+        schema: Schema,
+        profile: str,
+        clock: OrgClock | None = None,
+        timezone: str = "UTC",
+        path: str | None = None,
+    ) -> None:
+        self._root = connection
+        self.con = connection.cursor()
+        self.con.execute(f"USE {quote(catalog)}")
+        self.catalog = catalog
+        self.schema = schema
+        self.profile = profile
+        self.clock = clock or OrgClock()
+        self.timezone = timezone
+        self.path = path
+        self.lock = threading.RLock()
+        self.listeners: list[ChangeListener] = []
+        self.cache: dict[str, Any] = {}
+        """Per-org caches other layers keep (plans, indexes); cleared on reopen, not copied by fork."""
+        self._depth = 0
+        self._counters: dict[str, int] = {}
+        self._autonumbers: dict[tuple[str, str], int] = {}
+        self._source: dict[str, Org] = {}
+        """table -> the org whose physical table this org's view reads (copy-on-write)."""
+        self._readers: dict[str, weakref.WeakSet[Org]] = {}
+        """table -> orgs whose views read this org's physical table."""
+        self._closed = False
+
+    # ------------------------------------------------------------------ life cycle
+    @classmethod
+    def new(
+        cls,
+        profile: str = "crmarena",
+        path: str | Path | None = None,
+        *,
+        clock: OrgClock | None = None,
+        timezone: str = "UTC",
+        seed: bool = True,
+        extra_describe_dirs: tuple[str, ...] = (),
+    ) -> Org:
+        """A brand-new org: every table of the ``profile`` schema, and (``seed``) what a new org contains.
+
+        ``path`` makes it a DuckDB file (refused if it exists); otherwise it lives in memory.
+        """
+        schema = load_schema(profile, extra_describe_dirs)
+        if path is not None:
+            path = Path(path)
+            if path.exists():
+                raise FileExistsError(f"{path} already exists; open it with Org.open or choose another path")
+            connection = duckdb.connect(str(path))
+        else:
+            connection = duckdb.connect(":memory:")
+        catalog = connection.execute("SELECT current_database()").fetchone()[0]
+        org = cls(connection, catalog, schema, profile, clock, timezone, str(path) if path else None)
+        with org.transaction():
+            for obj in schema:
+                org.con.execute(create_table_sql(obj))
+            org.con.execute(f"CREATE TABLE {META_TABLE} (key VARCHAR, value VARCHAR)")
+            org.con.executemany(
+                f"INSERT INTO {META_TABLE} VALUES (?, ?)",
+                [
+                    ("profile", profile),
+                    ("timezone", timezone),
+                    ("extra_describe_dirs", json.dumps(list(extra_describe_dirs))),
+                ],
+            )
+            if seed:
+                from emulator.store.seed import seed_new_org
+
+                seed_new_org(org)
+        return org
+
+    @classmethod
+    def open(cls, path: str | Path, *, clock: OrgClock | None = None, read_only: bool = False) -> Org:
+        """Reopen an org file written by :meth:`new` (with ``path``) or :meth:`save`."""
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"no org file at {path}")
+        try:
+            connection = duckdb.connect(str(path), read_only=read_only)
+            rows = dict(connection.execute(f"SELECT key, value FROM {META_TABLE}").fetchall())
+        except duckdb.Error as exc:
+            raise ValueError(f"{path} is not a crmarena-sf org file: {exc}") from None
+        profile = rows.get("profile", "crmarena")
+        extra = tuple(json.loads(rows.get("extra_describe_dirs", "[]")))
+        schema = load_schema(profile, extra)
+        catalog = connection.execute("SELECT current_database()").fetchone()[0]
+        org = cls(connection, catalog, schema, profile, clock, rows.get("timezone", "UTC"), str(path))
+        org.refresh_counters()
+        return org
+
+    def save(self, path: str | Path) -> None:
+        """Write this org (committed state) to a new DuckDB file that :meth:`open` reads."""
+        path = Path(path)
+        if path.exists():
+            raise FileExistsError(f"{path} already exists")
+        alias = f"save_{next(_fork_numbers)}"
+        with self.lock:
+            self.con.execute(f"ATTACH {_sql_string(str(path))} AS {quote(alias)}")
+            try:
+                for table in self._table_names():
+                    self.con.execute(
+                        f"CREATE TABLE {quote(alias)}.{quote(table)} AS SELECT * FROM {quote(table)}"
+                    )
+            finally:
+                self.con.execute(f"DETACH {quote(alias)}")
+
+    def fork(self) -> Org:
+        """A private copy of this org's committed state; writes on either side stay on that side."""
+        with self.lock:
+            if self._depth:
+                raise RuntimeError("cannot fork an org inside a transaction")
+            catalog = f"fork_{next(_fork_numbers)}"
+            self._root.execute(f"ATTACH ':memory:' AS {quote(catalog)}")
+            child = Org(self._root, catalog, self.schema, self.profile, OrgClock(), self.timezone)
+            if self.clock.frozen:
+                child.clock.freeze(self.clock.now())
+            child._counters = dict(self._counters)
+            child._autonumbers = dict(self._autonumbers)
+            child.con.execute("BEGIN")
+            for table in self._table_names():
+                owner = self._source.get(table, self)
+                child.con.execute(
+                    f"CREATE VIEW {quote(table)} AS SELECT * FROM {quote(owner.catalog)}.main.{quote(table)}"
+                )
+                child._source[table] = owner
+                owner._readers.setdefault(table, weakref.WeakSet()).add(child)
+            child.con.execute("COMMIT")
+            weakref.finalize(child, _detach, self._root, catalog)
+            return child
+
+    def close(self) -> None:
+        """Release this org (a fork's memory is freed; an org file is closed)."""
+        if self._closed:
+            return
+        with self.lock:
+            for table, readers in list(self._readers.items()):
+                for reader in list(readers):
+                    reader._materialize(table)
+            self._closed = True
+            for table, owner in self._source.items():
+                owner._readers.get(table, weakref.WeakSet()).discard(self)
+            self.con.close()
+            if self.catalog.startswith("fork_"):
+                _detach(self._root, self.catalog)
+            else:
+                self._root.close()
+
+    def __enter__(self) -> Org:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ settings
+    @property
+    def user_id(self) -> str:
+        """The running user: the org's admin user."""
+        return ids.make_id("005", 1)
+
+    def sobject(self, name: str) -> SObject:
+        """The describe of ``name``; 404 NOT_FOUND (the REST answer) when the org has no such object."""
+        obj = self.schema.get(name)
+        if obj is None:
+            raise SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404)
+        return obj
+
+    # ------------------------------------------------------------------ transactions
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Org]:
+        """All writes inside commit together or not at all (re-entrant; the outermost block decides)."""
+        with self.lock:
+            outermost = self._depth == 0
+            if outermost:
+                self.con.execute("BEGIN TRANSACTION")
+            self._depth += 1
+            try:
+                yield self
+            except BaseException:
+                self._depth -= 1
+                if outermost:
+                    self.con.execute("ROLLBACK")
+                raise
+            else:
+                self._depth -= 1
+                if outermost:
+                    self.con.execute("COMMIT")
+
+    def before_write(self, table: str) -> None:
+        """Make ``table`` private to this org before writing it (copy-on-write between forks)."""
+        if table in self._source:
+            self._materialize(table)
+        readers = self._readers.get(table)
+        if readers:
+            for reader in list(readers):
+                reader._materialize(table)
+
+    def _materialize(self, table: str) -> None:
+        owner = self._source.get(table)
+        if owner is None:
+            return
+        with self.lock:
+            source = f"{quote(owner.catalog)}.main.{quote(table)}"
+            if self._depth:
+                # DuckDB writes one attached database per transaction; this one already is ours.
+                self.con.execute(f"DROP VIEW {quote(table)}")
+                self.con.execute(f"CREATE TABLE {quote(table)} AS SELECT * FROM {source}")
+            else:
+                self.con.execute("BEGIN")
+                self.con.execute(f"DROP VIEW {quote(table)}")
+                self.con.execute(f"CREATE TABLE {quote(table)} AS SELECT * FROM {source}")
+                self.con.execute("COMMIT")
+            del self._source[table]
+            owner._readers.get(table, weakref.WeakSet()).discard(self)
+
+    def _table_names(self) -> list[str]:
+        rows = self.con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_catalog = ? AND table_schema = 'main' ORDER BY table_name",
+            [self.catalog],
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    # ------------------------------------------------------------------ ids
+    def new_id(self, obj: SObject) -> str:
+        """A fresh 18-character Id for a record of ``obj``."""
+        prefix = obj.keyPrefix
+        self._counters[prefix] = self._counters.get(prefix, 0) + 1
+        return ids.make_id(prefix, self._counters[prefix])
+
+    def next_autonumber(self, obj: SObject, field: str) -> str:
+        from emulator.store.derive import AUTONUMBER_FORMATS
+
+        digits, first = AUTONUMBER_FORMATS.get((obj.name, field), (8, 1))
+        key = (obj.name, field)
+        value = self._autonumbers.get(key, first - 1) + 1
+        self._autonumbers[key] = value
+        return str(value).zfill(digits)
+
+    def refresh_counters(self) -> None:
+        """Recompute Id counters and auto-numbers from the stored rows (after a bulk load or reopen)."""
+        from emulator.store.derive import AUTONUMBER_FORMATS
+
+        for obj in self.schema:
+            if not obj.keyPrefix:
+                continue
+            pattern = f"{obj.keyPrefix}{ids.EMULATOR_POD}0%"
+            row = self.con.execute(
+                f'SELECT max("Id") FROM {quote(obj.name)} WHERE "Id" LIKE ?', [pattern]
+            ).fetchone()
+            if row and row[0]:
+                self._counters[obj.keyPrefix] = max(
+                    self._counters.get(obj.keyPrefix, 0), ids.counter_of(row[0])
+                )
+            for f in obj.fields:
+                if f.autoNumber:
+                    found = self.con.execute(
+                        f"SELECT max(TRY_CAST({quote(f.name)} AS BIGINT)) FROM {quote(obj.name)}"
+                    ).fetchone()[0]
+                    if found is not None:
+                        self._autonumbers[(obj.name, f.name)] = int(found)
+                    else:
+                        self._autonumbers.setdefault(
+                            (obj.name, f.name), AUTONUMBER_FORMATS.get((obj.name, f.name), (8, 1))[1] - 1
+                        )
+
+    # ------------------------------------------------------------------ records (see dml)
+    def insert(self, object_name: str, values: dict[str, Any], **options: Any) -> str:
+        """Create one record; returns its Id. Raises SalesforceError as a real org would refuse it."""
+        return dml.insert(self, object_name, values, **options)
+
+    def insert_many(
+        self, object_name: str, rows: list[dict[str, Any]], **options: Any
+    ) -> list[str | SalesforceError]:
+        """Create many records of one object; per row the new Id or the error. Valid rows are kept."""
+        return dml.insert_many(self, object_name, rows, **options)
+
+    def update(self, object_name: str, record_id: str, values: dict[str, Any]) -> None:
+        dml.update(self, object_name, record_id, values)
+
+    def delete(self, object_name: str, record_id: str) -> None:
+        dml.delete(self, object_name, record_id)
+
+    def undelete(self, object_name: str, record_id: str) -> None:
+        dml.undelete(self, object_name, record_id)
+
+    def get(
+        self, object_name: str, record_id: str, fields: list[str] | None = None, include_deleted: bool = False
+    ) -> dict[str, Any]:
+        return dml.get(self, object_name, record_id, fields, include_deleted)
+
+    def count(self, object_name: str, include_deleted: bool = False) -> int:
+        """How many records of an object the org holds."""
+        obj = self.sobject(object_name)
+        where = "" if include_deleted or obj.field("IsDeleted") is None else ' WHERE NOT "IsDeleted"'
+        return self.con.execute(f"SELECT count(*) FROM {quote(obj.name)}{where}").fetchone()[0]
+
+    def notify(self, object_name: str, record_ids: list[str], kind: str) -> None:
+        for listener in self.listeners:
+            listener(self, object_name, record_ids, kind)
+
+
+def _detach(root: duckdb.DuckDBPyConnection, catalog: str) -> None:
+    with contextlib.suppress(duckdb.Error):
+        root.execute(f"DETACH {quote(catalog)}")
+
+
+def _sql_string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"

@@ -1,0 +1,140 @@
+"""What a brand-new Salesforce org already contains.
+
+The admin user (the running user of every request), the standard profiles, the
+record types the metadata declares (Account's Person Account and Business Account),
+the standard price book (``IsStandard = true``) and the Organization row. Ids are fixed,
+so every new org is identical. Objects missing from the schema are skipped.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, Any
+
+from emulator import ids
+from emulator.store.derive import apply_defaults, derive
+from emulator.store.dml import write_rows
+
+if TYPE_CHECKING:
+    from emulator.store.org import Org
+
+ORG_CREATED = dt.datetime(2019, 12, 1, 0, 0, 0)
+"""When every new org was created: before CRMArena's earliest case (2020-01-02)."""
+
+ORGANIZATION_ID = ids.make_id("00D", 1)
+SYSTEM_ADMINISTRATOR_PROFILE_ID = ids.make_id("00e", 1)
+STANDARD_USER_PROFILE_ID = ids.make_id("00e", 2)
+STANDARD_PRICEBOOK_ID = ids.make_id("01s", 1)
+ADMIN_USERNAME = "admin@crmarena-sf.example.com"
+
+
+def seed_new_org(org: Org) -> None:
+    """Insert the new-org records (inside the caller's transaction)."""
+    admin = org.user_id
+    _add(
+        org,
+        "Organization",
+        {
+            "Id": ORGANIZATION_ID,
+            "Name": "CRMArena Shoes & Clothings",
+            "OrganizationType": "Developer Edition",
+            "IsSandbox": False,
+            "TimeZoneSidKey": org.timezone if "/" in org.timezone else "GMT",
+            "LanguageLocaleKey": "en_US",
+            "DefaultLocaleSidKey": "en_US",
+            "PrimaryContact": "Admin User",
+            "Country": "United States",
+            "InstanceName": "EM1",
+            "NamespacePrefix": None,
+            "FiscalYearStartMonth": 1,
+            "UsesStartDateAsFiscalYearName": False,
+        },
+    )
+    _add(
+        org,
+        "Profile",
+        {
+            "Id": SYSTEM_ADMINISTRATOR_PROFILE_ID,
+            "Name": "System Administrator",
+            "UserType": "Standard",
+            "UserLicenseId": None,
+            "Description": None,
+        },
+    )
+    _add(
+        org,
+        "Profile",
+        {
+            "Id": STANDARD_USER_PROFILE_ID,
+            "Name": "Standard User",
+            "UserType": "Standard",
+            "UserLicenseId": None,
+            "Description": None,
+        },
+    )
+    _add(
+        org,
+        "User",
+        {
+            "Id": admin,
+            "Username": ADMIN_USERNAME,
+            "FirstName": "Admin",
+            "LastName": "User",
+            "Email": "admin@crmarena-sf.example.com",
+            "Alias": "admin",
+            "CommunityNickname": "admin",
+            "IsActive": True,
+            "TimeZoneSidKey": "GMT",
+            "LocaleSidKey": "en_US",
+            "EmailEncodingKey": "UTF-8",
+            "LanguageLocaleKey": "en_US",
+            "ProfileId": SYSTEM_ADMINISTRATOR_PROFILE_ID,
+            "UserType": "Standard",
+        },
+    )
+    for obj in org.schema:
+        for rt in obj.recordTypeInfos:
+            if rt.master:
+                continue
+            _add(
+                org,
+                "RecordType",
+                {
+                    "Id": rt.recordTypeId,
+                    "Name": rt.name,
+                    "DeveloperName": rt.developerName,
+                    "SobjectType": obj.name,
+                    "IsActive": True,
+                    "NamespacePrefix": None,
+                    "IsPersonType": rt.developerName == "PersonAccount",
+                    "BusinessProcessId": None,
+                },
+            )
+    _add(
+        org,
+        "Pricebook2",
+        {"Id": STANDARD_PRICEBOOK_ID, "Name": "Standard Price Book", "IsActive": True, "IsStandard": True},
+    )
+    org.refresh_counters()
+
+
+def _add(org: Org, object_name: str, values: dict[str, Any]) -> None:
+    obj = org.schema.get(object_name)
+    if obj is None:
+        return
+    row = {}
+    for key, value in values.items():
+        f = obj.field(key)
+        if f is not None and not f.is_compound:
+            row[f.name] = value
+    apply_defaults(obj, row)
+    if obj.field("IsDeleted") is not None:
+        row["IsDeleted"] = False
+    for name in ("CreatedDate", "LastModifiedDate", "SystemModstamp"):
+        if obj.field(name) is not None:
+            row[name] = ORG_CREATED
+    for name in ("CreatedById", "LastModifiedById", "OwnerId"):
+        if obj.field(name) is not None:
+            row.setdefault(name, org.user_id)
+    derive(obj, row, None, ORG_CREATED)
+    write_rows(org, obj, [row])

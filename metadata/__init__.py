@@ -1,0 +1,77 @@
+"""Salesforce object metadata: describe documents and the typed schema built from them.
+
+``load_schema()`` returns the CRMArena org's schema (standard objects with their full
+standard fields, plus CRMArena's custom objects and fields). ``load_schema("standard")``
+is a new org without any custom part. Extra directories of describe documents (for
+example from ``crmarena-sf metadata pull``) extend or replace objects by name.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from metadata.model import ChildRelationship, Field, RecordTypeInfo, Schema, SObject
+
+DESCRIBE_DIR = Path(__file__).parent / "describes"
+PROFILES = ("crmarena", "standard")
+
+__all__ = [
+    "ChildRelationship",
+    "Field",
+    "RecordTypeInfo",
+    "SObject",
+    "Schema",
+    "load_schema",
+    "read_describes",
+]
+
+
+def read_describes(directory: Path | str) -> dict[str, dict]:
+    """The describe documents (``*.json``) in ``directory``, keyed by object name."""
+    docs = {}
+    for path in sorted(Path(directory).glob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        docs[doc["name"]] = doc
+    return docs
+
+
+def load_schema(profile: str = "crmarena", extra_dirs: tuple[str, ...] = ()) -> Schema:
+    """The schema of an org: ``crmarena`` (default) or ``standard`` (no custom objects or fields)."""
+    return _load_schema(profile, tuple(str(d) for d in extra_dirs))
+
+
+@lru_cache(maxsize=8)
+def _load_schema(profile: str, extra_dirs: tuple[str, ...]) -> Schema:
+    if profile not in PROFILES:
+        raise ValueError(f"unknown schema profile {profile!r}; expected one of {', '.join(PROFILES)}")
+    docs = read_describes(DESCRIBE_DIR)
+    for directory in extra_dirs:
+        docs.update(read_describes(directory))
+    if profile == "standard":
+        docs = _without_custom(docs)
+    return Schema([SObject.model_validate(doc) for doc in docs.values()])
+
+
+def _is_custom_name(name: str) -> bool:
+    return "__" in name
+
+
+def _without_custom(docs: dict[str, dict]) -> dict[str, dict]:
+    kept = {name: doc for name, doc in docs.items() if not _is_custom_name(name)}
+    out = {}
+    for name, doc in kept.items():
+        doc = dict(doc)
+        doc["fields"] = [
+            {**f, "referenceTo": [t for t in f["referenceTo"] if t in kept]}
+            for f in doc["fields"]
+            if not _is_custom_name(f["name"])
+        ]
+        doc["childRelationships"] = [
+            c
+            for c in doc["childRelationships"]
+            if c["childSObject"] in kept and not _is_custom_name(c["field"])
+        ]
+        out[name] = doc
+    return out

@@ -1,0 +1,1 @@
+"""The nine CRMArena tasks, their gold answers, agents, runner and report."""
