@@ -43,3 +43,33 @@ def owner_field(to: str | list[str] = ("Group", "User"), **overrides) -> dict:
     targets = [to] if isinstance(to, str) else list(to)
     extra = {"namePointing": True} if len(targets) > 1 else {}
     return field("OwnerId", "reference", "Owner ID", to=targets, required=True, defaultedOnCreate=True, **extra, **overrides)
+
+
+def address_fields(name_prefix: str, label_prefix: str, compound: str | None = None) -> list[dict]:
+    """The components of an address compound field and the compound itself, in describe order.
+
+    ``address_fields("PersonMailing", "Mailing")`` gives PersonMailingStreet ... PersonMailingAddress,
+    labelled "Mailing Street" ... "Mailing Address"; ``address_fields("", "")`` gives User's
+    Street ... Address. Lengths and flags are those of every real address (Account, Contact, User).
+    """
+    from metadata.specs._locales import GEOCODE_ACCURACY
+
+    compound = compound or f"{name_prefix}Address"
+    label = f"{label_prefix} " if label_prefix else ""
+    part = {"compoundFieldName": compound}
+    return [
+        field(f"{name_prefix}Street", "textarea", f"{label}Street", **part),
+        field(f"{name_prefix}City", "string", f"{label}City", length=40, **part),
+        field(f"{name_prefix}State", "string", f"{label}State/Province", length=80, **part),
+        field(f"{name_prefix}PostalCode", "string", f"{label}Zip/Postal Code", length=20, **part),
+        field(f"{name_prefix}Country", "string", f"{label}Country", length=80, **part),
+        field(f"{name_prefix}Latitude", "double", f"{label}Latitude", scale=15, **part),
+        field(f"{name_prefix}Longitude", "double", f"{label}Longitude", scale=15, **part),
+        field(f"{name_prefix}GeocodeAccuracy", "picklist", f"{label}Geocode Accuracy", values=GEOCODE_ACCURACY, restrictedPicklist=True, **part),
+        field(compound, "address", f"{label}Address", createable=False, queryByDistance=True, updateable=False, permissionable=True),
+    ]
+
+
+def read_only(name: str, type: str, label: str, **overrides) -> dict:
+    """A field the org maintains itself: neither createable nor updateable."""
+    return field(name, type, label, createable=False, updateable=False, **overrides)
