@@ -72,6 +72,8 @@ class Org:
         self._readers: dict[str, weakref.WeakSet[Org]] = {}
         """table -> orgs whose views read this org's physical table."""
         self._closed = False
+        self._materialized_in_tx: list[tuple[str, Org]] = []
+        """Tables this org copied inside the open transaction: a rollback turns them back into views."""
 
     # ------------------------------------------------------------------ life cycle
     @classmethod
@@ -227,11 +229,13 @@ class Org:
                 self._depth -= 1
                 if outermost:
                     self.con.execute("ROLLBACK")
+                    self._restore_views_after_rollback()
                 raise
             else:
                 self._depth -= 1
                 if outermost:
                     self.con.execute("COMMIT")
+                    self._materialized_in_tx.clear()
 
     def before_write(self, table: str) -> None:
         """Make ``table`` private to this org before writing it (copy-on-write between forks)."""
@@ -252,6 +256,7 @@ class Org:
                 # DuckDB writes one attached database per transaction; this one already is ours.
                 self.con.execute(f"DROP VIEW {quote(table)}")
                 self.con.execute(f"CREATE TABLE {quote(table)} AS SELECT * FROM {source}")
+                self._materialized_in_tx.append((table, owner))
             else:
                 self.con.execute("BEGIN")
                 self.con.execute(f"DROP VIEW {quote(table)}")
@@ -259,6 +264,13 @@ class Org:
                 self.con.execute("COMMIT")
             del self._source[table]
             owner._readers.get(table, weakref.WeakSet()).discard(self)
+
+    def _restore_views_after_rollback(self) -> None:
+        """A rollback undid the copies made inside the transaction: read the owner's tables again."""
+        for table, owner in self._materialized_in_tx:
+            self._source[table] = owner
+            owner._readers.setdefault(table, weakref.WeakSet()).add(self)
+        self._materialized_in_tx.clear()
 
     def _table_names(self) -> list[str]:
         rows = self.con.execute(
