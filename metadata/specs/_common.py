@@ -73,3 +73,26 @@ def address_fields(name_prefix: str, label_prefix: str, compound: str | None = N
 def read_only(name: str, type: str, label: str, **overrides) -> dict:
     """A field the org maintains itself: neither createable nor updateable."""
     return field(name, type, label, createable=False, updateable=False, **overrides)
+
+
+def custom_object_scopes(plural: str) -> list[tuple[str, str]]:
+    """The supportedScopes of a custom object owned by users or queues."""
+    low = plural.lower()
+    return [
+        ("everything", f"All {low}"),
+        ("mine", f"My {low}"),
+        ("queue_owned", f"Queue owned {low}"),
+        ("user_owned", f"User owned {low}"),
+    ]
+
+
+def custom_object_standard_fields(name_field: dict) -> list[dict]:
+    """Id, OwnerId, IsDeleted, Name and the audit fields every custom object has, in describe order."""
+    return [
+        id_field("Record ID"),
+        owner_field(),
+        is_deleted(),
+        name_field,
+        *audit_fields(),
+        *last_viewed_fields(),
+    ]

@@ -1,0 +1,21 @@
+"""Issue__c: CRMArena's catalogue of customer-issue kinds (reference crmarena.md §1).
+
+Ten rows (Billing/Payment Issue, Return Policy Issue, Product Defect ...); a Case points at its
+issue through ``Case.IssueId__c`` (child relationship ``Cases__r``). Key prefix ``a1M`` as in
+the CRMArena org.
+"""
+
+from metadata.spec import field, sobject
+from metadata.specs._common import custom_object_scopes, custom_object_standard_fields
+
+SPEC = sobject(
+    "Issue__c",
+    "Issue",
+    "Issues",
+    "a1M",
+    scopes=custom_object_scopes("Issues"),
+    fields=[
+        *custom_object_standard_fields(field("Name", "string", "Issue Name", length=80, nameField=True)),
+        field("Description__c", "textarea", "Description", length=32768, extraTypeInfo="plaintextarea"),
+    ],
+)
