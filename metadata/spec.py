@@ -42,6 +42,7 @@ SOAP_TYPES = {
     "address": "urn:address",
     "location": "urn:location",
     "anyType": "xsd:anyType",
+    "junctionidlist": "tns:ID",
 }
 """soapType by field type; every other type (string, textarea, picklist, email ...) is xsd:string."""
 
@@ -157,13 +158,13 @@ def expand_field(spec: dict[str, Any]) -> dict[str, Any]:
 
     long_text = ftype == "textarea" and spec.get("length", 255) > 4000
     length = spec.get("length", _DEFAULT_LENGTH.get(ftype, 255 if ftype in TEXT_TYPES else 0))
-    if ftype in ("id", "reference"):
+    if ftype in ("id", "reference", "junctionidlist"):
         length = 18
     out: dict[str, Any] = {
         "aggregatable": ftype not in ("boolean", "address", "location", "base64") and not long_text,
         "aiPredictionField": False,
         "autoNumber": False,
-        "byteLength": 18 if ftype in ("id", "reference") else (length * 3 if ftype in TEXT_TYPES else 0),
+        "byteLength": 18 if ftype in ("id", "reference", "junctionidlist") else (length * 3 if ftype in TEXT_TYPES else 0),
         "calculated": False,
         "calculatedFormula": None,
         "cascadeDelete": False,
