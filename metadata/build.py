@@ -26,6 +26,7 @@ def build_describes(specs: list[dict] | None = None) -> dict[str, dict[str, Any]
     """Describe documents for ``specs`` (default: every spec of the project), keyed by object name."""
     specs = all_specs() if specs is None else specs
     children = _child_relationships(specs)
+    _add_person_account_relationships(specs, children)
     return {spec["name"]: _describe(spec, children.get(spec["name"], [])) for spec in specs}
 
 
@@ -52,6 +53,25 @@ def _child_relationships(specs: list[dict]) -> dict[str, list[dict]]:
     for rels in found.values():
         rels.sort(key=lambda r: (r["childSObject"], r["field"]))
     return found
+
+
+def _add_person_account_relationships(specs: list[dict], children: dict[str, list[dict]]) -> None:
+    """In a person-account org, Account also lists each named child relationship of Contact, prefixed ``Person``.
+
+    A real person-account describe shows them (``PersonCases`` for Case.ContactId ...): the child
+    rows point at the person account's contact, so they join on ``Account.PersonContactId``.
+    """
+    account = next((s for s in specs if s["name"] == "Account"), None)
+    if account is None or not any(f["name"] == "IsPersonAccount" for f in account["fields"]):
+        return
+    person = [
+        {**rel, "relationshipName": "Person" + rel["relationshipName"]}
+        for rel in children.get("Contact", [])
+        if rel["relationshipName"]
+    ]
+    rels = children.setdefault("Account", [])
+    rels.extend(person)
+    rels.sort(key=lambda r: (r["childSObject"], r["field"]))
 
 
 def _describe(spec: dict, children: list[dict]) -> dict[str, Any]:

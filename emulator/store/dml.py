@@ -121,9 +121,10 @@ def _prepare_insert(org: Org, obj: SObject, values: dict[str, Any], now: dt.date
 def _required_fields(obj: SObject, row: dict[str, Any]) -> list[Field]:
     """Fields a row must have; a person account needs LastName where a business account needs Name."""
     required = obj.required_fields
-    if obj.name == "Account" and row.get("IsPersonAccount"):
-        last = obj.field("LastName")
-        required = [f for f in required if f.name != "Name"] + ([last] if last else [])
+    if obj.name == "Account":
+        # A person-account org's describe reports Name nillable (it is the switchable person name).
+        name = obj.field("LastName") if row.get("IsPersonAccount") else obj.field("Name")
+        required = [f for f in required if f.name not in ("Name", "LastName")] + ([name] if name else [])
     return required
 
 

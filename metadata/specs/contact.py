@@ -1,4 +1,10 @@
-"""Contact: an individual associated with an account (Object Reference: Contact; fields as a real org describes them, API v48)."""
+"""Contact: an individual associated with an account (Object Reference: Contact; fields as a real org describes them, API v48).
+
+Additions for this org (person accounts on, a recent API version): ``IsPersonAccount`` (true on
+the contact a person account carries), the opt-out checkboxes, ``Pronouns``, ``GenderIdentity``
+and the ``Mx.`` salutation, matching the Person* fields of the real person-account describe.
+MiddleName/Suffix are absent (the org setting for them is off).
+"""
 
 from metadata.spec import field, sobject
 from metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields
@@ -16,9 +22,10 @@ SPEC = sobject(
         is_deleted(),
         field('MasterRecordId', 'reference', 'Master Record ID', to='Contact', createable=False, updateable=False),
         field('AccountId', 'reference', 'Account ID', to='Account', child='Contacts', cascade=True),
+        field('IsPersonAccount', 'boolean', 'Is Person Account', createable=False, updateable=False, defaultedOnCreate=True),
         field('LastName', 'string', 'Last Name', required=True, compoundFieldName='Name', extraTypeInfo='personname', length=80),
         field('FirstName', 'string', 'First Name', compoundFieldName='Name', extraTypeInfo='personname', length=40, permissionable=False),
-        field('Salutation', 'picklist', 'Salutation', values=['Mr.', 'Ms.', 'Mrs.', 'Dr.', 'Prof.'], compoundFieldName='Name', extraTypeInfo='personname', permissionable=False),
+        field('Salutation', 'picklist', 'Salutation', values=['Mr.', 'Ms.', 'Mrs.', 'Dr.', 'Prof.', 'Mx.'], compoundFieldName='Name', extraTypeInfo='personname', permissionable=False),
         field('Name', 'string', 'Full Name', required=True, createable=False, extraTypeInfo='personname', length=121, nameField=True, updateable=False),
         field('OtherStreet', 'textarea', 'Other Street', compoundFieldName='OtherAddress'),
         field('OtherCity', 'string', 'Other City', compoundFieldName='OtherAddress', length=40),
@@ -53,6 +60,9 @@ SPEC = sobject(
         field('Birthdate', 'date', 'Birthdate'),
         field('Description', 'textarea', 'Contact Description', length=32000),
         field('OwnerId', 'reference', 'Owner ID', to='User', required=True, defaultedOnCreate=True),
+        field('HasOptedOutOfEmail', 'boolean', 'Email Opt Out', permissionable=True),
+        field('HasOptedOutOfFax', 'boolean', 'Fax Opt Out', permissionable=True),
+        field('DoNotCall', 'boolean', 'Do Not Call', permissionable=True),
         *audit_fields(),
         field('LastActivityDate', 'date', 'Last Activity', createable=False, updateable=False),
         field('LastCURequestDate', 'datetime', 'Last Stay-in-Touch Request Date', createable=False, updateable=False),
@@ -66,5 +76,7 @@ SPEC = sobject(
         field('JigsawContactId', 'string', 'Jigsaw Contact ID', createable=False, length=20, relationshipName='JigsawContact', updateable=False),
         field('CleanStatus', 'picklist', 'Clean Status', values=[('Matched', 'In Sync'), 'Different', ('Acknowledged', 'Reviewed'), ('NotFound', 'Not Found'), 'Inactive', ('Pending', 'Not Compared'), ('SelectMatch', 'Select Match'), 'Skipped'], restrictedPicklist=True),
         field('IndividualId', 'reference', 'Individual ID', to='Individual', permissionable=False),
+        field('Pronouns', 'picklist', 'Pronouns', values=['He/Him', 'She/Her', 'They/Them', 'He/They', 'She/They', 'Not Listed'], length=255),
+        field('GenderIdentity', 'picklist', 'Gender Identity', values=['Male', 'Female', 'Nonbinary', 'Not Listed'], length=255),
     ],
 )
