@@ -12,7 +12,14 @@ portal orgs have; MiddleName/Suffix (the org setting for them is off).
 """
 
 from metadata.spec import field, sobject
-from metadata.specs._common import address_fields, audit_fields, id_field, is_deleted, last_viewed_fields, read_only
+from metadata.specs._common import (
+    address_fields,
+    audit_fields,
+    id_field,
+    is_deleted,
+    last_viewed_fields,
+    read_only,
+)
 
 SPEC = sobject(
     "Account",
