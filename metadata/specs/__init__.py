@@ -1,6 +1,39 @@
 """Compact per-object metadata specs: one module per sObject, each defining ``SPEC``.
 
 ``python -m metadata.build`` expands them into ``metadata/describes/<Object>.json``.
+
+The schema holds CRMArena's 16 objects (User, Account as a person-account org, Contact, Case,
+Knowledge__kav, ProductCategory, Product2, ProductCategoryProduct, Pricebook2, PricebookEntry,
+Order, OrderItem, EmailMessage, LiveChatTranscript, Issue__c, CaseHistory__c) and the objects
+they point at that a new org has: Profile, UserRole, RecordType, Group, Organization, Individual,
+Asset, Contract, ProductCatalog, LiveChatVisitor, KnowledgeArticle.
+
+Every ``referenceTo`` resolves inside the schema. Real standard fields whose target is outside
+it are left out, each for that reason:
+
+- Account.DandbCompanyId (DandBCompany), Account.OperatingHoursId (OperatingHours);
+- User.CallCenterId (CallCenter);
+- Profile.UserLicenseId (UserLicense);
+- RecordType.BusinessProcessId (BusinessProcess);
+- Product2.ExternalDataSourceId (ExternalDataSource);
+- OrderItem.QuoteLineItemId (QuoteLineItem);
+- EmailMessage.ActivityId (Task), EmailMessage.EmailTemplateId (EmailTemplate);
+- LiveChatTranscript.LeadId (Lead), .LiveChatDeploymentId (LiveChatDeployment),
+  .LiveChatButtonId (LiveChatButton), .SkillId (Skill);
+- Knowledge__kav.SourceId (polymorphic, to objects outside the schema), .MasterVersionId.
+
+Polymorphic references list only their targets inside the schema: EmailMessage.RelatedToId
+(Account, Asset, Case, Contract, Order, Product2), Group.RelatedId (User, UserRole),
+User.DelegatedApproverId (Group, User).
+
+Also left out, as not part of this org or too bulky to be useful: the partner/customer-portal
+fields of Account (IsPartner, IsCustomerPortal, ChannelProgramName, ChannelProgramLevelName),
+the ~60 ``User.UserPreferences*`` checkboxes, ``Profile.Permissions*`` and most
+``Organization.Preferences*``, EmailMessage.ValidatedFromAddress (the org's verified senders),
+and MiddleName/Suffix on every person name (their org setting is off, as in the real
+person-account describe). Key prefixes are Salesforce's; ProductCategoryProduct's ``0ZH`` is
+the one not confirmed from a public source. Custom objects use CRMArena's: Issue__c ``a1M``,
+CaseHistory__c ``a1N``.
 """
 
 from __future__ import annotations
