@@ -188,8 +188,8 @@ def _reference_errors(
         target = org.schema.get(target_name)
         deleted = 'coalesce("IsDeleted", false)' if target.field("IsDeleted") is not None else "false"
         rows = org.con.execute(
-            f'SELECT "Id", {deleted} FROM {quote(target.name)} WHERE "Id" IN (SELECT unnest(?::VARCHAR[]))',
-            [sorted(values)],
+            f'SELECT "Id", {deleted} FROM {org.table_sql(target.name)} WHERE "Id" IN ({", ".join("?" * len(values))})',
+            sorted(values),
         ).fetchall()
         found[target_name] = dict(rows)
     if not found:
@@ -215,11 +215,22 @@ def _reference_errors(
 
 
 def write_rows(org: Org, obj: SObject, rows: list[dict[str, Any]]) -> None:
-    """Append complete rows to the object's table in one statement (no validation: callers validated)."""
+    """Append complete rows to the object's table in one statement (no validation: callers validated).
+
+    Only columns some row sets are named (DuckDB fills the rest with NULL): binding parameters is
+    most of an insert's cost, and a record sets a fraction of its object's fields.
+    """
     if not rows:
         return
-    fields = obj.stored_fields
+    fields = [f for f in obj.stored_fields if any(row.get(f.name) is not None for row in rows)]
     columns = ", ".join(quote(f.name) for f in fields)
+    if len(rows) == 1:
+        values = ", ".join(f"?::{column_type(f)}" for f in fields)
+        org.con.execute(
+            f"INSERT INTO {quote(obj.name)} ({columns}) VALUES ({values})",
+            [rows[0].get(f.name) for f in fields],
+        )
+        return
     selects = ", ".join(f"unnest(${i + 1}::{column_type(f)}[])" for i, f in enumerate(fields))
     params = [[row.get(f.name) for row in rows] for f in fields]
     org.con.execute(f"INSERT INTO {quote(obj.name)} ({columns}) SELECT {selects}", params)
@@ -276,7 +287,7 @@ def fetch_row(org: Org, obj: SObject, record_id: str) -> dict[str, Any] | None:
     canonical = ids.normalize(record_id) if isinstance(record_id, str) else None
     if canonical is None or not canonical.startswith(obj.keyPrefix or "\0"):
         return None
-    cursor = org.con.execute(f'SELECT * FROM {quote(obj.name)} WHERE "Id" = ?', [canonical])
+    cursor = org.con.execute(f'SELECT * FROM {org.table_sql(obj.name)} WHERE "Id" = ?', [canonical])
     row = cursor.fetchone()
     if row is None:
         return None

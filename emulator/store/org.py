@@ -33,6 +33,8 @@ META_TABLE = "_sf_org"
 """Org settings (schema profile, time zone ...) kept inside the database file."""
 
 _fork_numbers = itertools.count(1)
+_templates: dict[tuple[str, tuple[str, ...]], Org] = {}
+_templates_lock = threading.Lock()
 
 ChangeListener = Callable[["Org", str, list[str], str], None]
 """Called as ``listener(org, object_name, ids, kind)`` with kind insert|update|delete|undelete, inside the write's transaction."""
@@ -73,6 +75,8 @@ class Org:
         """table -> orgs whose views read this org's physical table."""
         self._closed = False
         self._materialized_in_tx: list[tuple[str, Org]] = []
+        self.layout_version = 0
+        """Bumped whenever a table moves (copy-on-write): SQL built with :meth:`table_sql` is stale after a bump."""
         """Tables this org copied inside the open transaction: a rollback turns them back into views."""
 
     # ------------------------------------------------------------------ life cycle
@@ -89,8 +93,34 @@ class Org:
     ) -> Org:
         """A brand-new org: every table of the ``profile`` schema, and (``seed``) what a new org contains.
 
-        ``path`` makes it a DuckDB file (refused if it exists); otherwise it lives in memory.
+        ``path`` makes it a DuckDB file (refused if it exists); otherwise it lives in memory. An
+        in-memory seeded org is a fork of a per-process template, so making one costs milliseconds.
         """
+        if path is None and seed:
+            key = (profile, tuple(extra_describe_dirs))
+            with _templates_lock:
+                template = _templates.get(key)
+                if template is None:
+                    template = _templates[key] = cls._build(
+                        profile, None, None, "UTC", True, extra_describe_dirs
+                    )
+            org = template.fork()
+            org.timezone = timezone
+            if clock is not None:
+                org.clock = clock
+            return org
+        return cls._build(profile, path, clock, timezone, seed, extra_describe_dirs)
+
+    @classmethod
+    def _build(
+        cls,
+        profile: str,
+        path: str | Path | None,
+        clock: OrgClock | None,
+        timezone: str,
+        seed: bool,
+        extra_describe_dirs: tuple[str, ...],
+    ) -> Org:
         schema = load_schema(profile, extra_describe_dirs)
         if path is not None:
             path = Path(path)
@@ -237,6 +267,18 @@ class Org:
                     self.con.execute("COMMIT")
                     self._materialized_in_tx.clear()
 
+    def table_sql(self, table: str) -> str:
+        """The SQL name to *read* ``table`` from: the physical table, even while this fork shares its parent's.
+
+        A fork's views cost DuckDB a re-bind of every column on each query (~1.5 ms for a 100-column
+        object); reading the owner's table directly costs nothing. Cache SQL built from this name
+        together with :attr:`layout_version`.
+        """
+        owner = self._source.get(table)
+        if owner is None:
+            return quote(table)
+        return f"{quote(owner.catalog)}.main.{quote(table)}"
+
     def before_write(self, table: str) -> None:
         """Make ``table`` private to this org before writing it (copy-on-write between forks)."""
         if table in self._source:
@@ -264,10 +306,12 @@ class Org:
                 self.con.execute("COMMIT")
             del self._source[table]
             owner._readers.get(table, weakref.WeakSet()).discard(self)
+            self.layout_version += 1
 
     def _restore_views_after_rollback(self) -> None:
         """A rollback undid the copies made inside the transaction: read the owner's tables again."""
         for table, owner in self._materialized_in_tx:
+            self.layout_version += 1
             self._source[table] = owner
             owner._readers.setdefault(table, weakref.WeakSet()).add(self)
         self._materialized_in_tx.clear()
