@@ -28,7 +28,7 @@ SPEC = sobject(
         id_field("Order ID"),
         owner_field(),
         field("ContractId", "reference", "Contract ID", to="Contract", child="Orders"),
-        field("AccountId", "reference", "Account ID", to="Account", child="Orders", cascade=True, restrict=True),
+        field("AccountId", "reference", "Account ID", to="Account", child="Orders", cascade=True, restrict=True, required=True),
         field("Pricebook2Id", "reference", "Price Book ID", to="Pricebook2", child="Orders"),
         field("OriginalOrderId", "reference", "Original Order ID", to="Order", child="Orders", updateable=False),
         field("EffectiveDate", "date", "Order Start Date", required=True),
