@@ -107,6 +107,8 @@ def _prepare_insert(org: Org, obj: SObject, values: dict[str, Any], now: dt.date
             locked.append(f.name)
             continue
         row[f.name] = coerce(f, value)
+    if obj.name == "Account" and "Name" in row and is_person_account_type(obj, row.get("RecordTypeId")):
+        locked.append("Name")  # a person account's Name is its person name, never written directly
     if locked:
         raise not_writable(locked)
     apply_defaults(obj, row)
