@@ -64,6 +64,7 @@ class Org:
         self.path = path
         self.lock = threading.RLock()
         self.listeners: list[ChangeListener] = []
+        """Called on every write; copied by :meth:`fork`, so a listener must act on the org it is given."""
         self.cache: dict[str, Any] = {}
         """Per-org caches other layers keep (plans, indexes); cleared on reopen, not copied by fork."""
         self._depth = 0
@@ -196,6 +197,7 @@ class Org:
                 child.clock.freeze(self.clock.now())
             child._counters = dict(self._counters)
             child._autonumbers = dict(self._autonumbers)
+            child.listeners = list(self.listeners)  # listeners take the org as argument: they serve forks too
             child.con.execute("BEGIN")
             for table in self._table_names():
                 owner = self._source.get(table, self)
