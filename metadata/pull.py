@@ -1,0 +1,188 @@
+"""Capture describe documents from a live org: the engine of ``crmarena-sf metadata pull``.
+
+Credentials come only from the environment or a ``.env`` file (the environment wins):
+``SALESFORCE_USERNAME``, ``SALESFORCE_PASSWORD``, ``SALESFORCE_SECURITY_TOKEN`` and, for a
+sandbox, ``SALESFORCE_DOMAIN=test``; or ``SALESFORCE_INSTANCE_URL`` with
+``SALESFORCE_SESSION_ID`` (an access token). They are never printed. Each object's describe
+(``GET /services/data/vXX.X/sobjects/<Object>/describe`` through simple-salesforce) is written as
+``<Object>.json`` in the format :func:`metadata.read_describes` reads, so
+``load_schema(extra_dirs=(DIR,))`` extends the schema with a user's own objects. Nothing reaches
+the output directory unless every describe succeeded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import requests
+from simple_salesforce import Salesforce
+from simple_salesforce.exceptions import SalesforceAuthenticationFailed, SalesforceError
+from tqdm import tqdm
+
+from metadata.build import render
+from metadata.spec import API_VERSION
+
+PASSWORD_VARS = ("SALESFORCE_USERNAME", "SALESFORCE_PASSWORD", "SALESFORCE_SECURITY_TOKEN")
+SESSION_VARS = ("SALESFORCE_INSTANCE_URL", "SALESFORCE_SESSION_ID")
+DOMAIN_VAR = "SALESFORCE_DOMAIN"
+
+CRMARENA_OBJECTS = (
+    "User",
+    "Account",
+    "Contact",
+    "Case",
+    "Knowledge__kav",
+    "ProductCategory",
+    "Product2",
+    "ProductCategoryProduct",
+    "Pricebook2",
+    "PricebookEntry",
+    "Order",
+    "OrderItem",
+    "EmailMessage",
+    "LiveChatTranscript",
+    "Issue__c",
+    "CaseHistory__c",
+)
+"""The objects pulled by default: CRMArena's 16 (reference crmarena.md §1)."""
+
+
+class PullError(Exception):
+    """A failure the user can fix (refused login, unknown object ...); one line, no secrets."""
+
+
+class MissingCredentials(PullError):
+    """No usable set of credential variables in the environment or .env."""
+
+
+def read_env_file(path: Path | str = ".env") -> dict[str, str]:
+    """``KEY=VALUE`` pairs of a dotenv file (comments, blank lines, ``export`` and quotes allowed); {} if absent."""
+    path = Path(path)
+    if not path.is_file():
+        return {}
+    values = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, value = line.split("=", 1)
+        key = key.strip().removeprefix("export ").strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key] = value
+    return values
+
+
+def credentials(env: Mapping[str, str] | None = None, env_file: Path | str = ".env") -> dict[str, str]:
+    """The keyword arguments of ``simple_salesforce.Salesforce`` for the configured org.
+
+    Raises PullError naming the missing variables (never their values) when neither a session
+    (instance URL + session id) nor a password login (username, password, security token) is set.
+    """
+    settings = {**read_env_file(env_file), **(os.environ if env is None else env)}
+    value = {name: settings.get(name, "").strip() for name in (*PASSWORD_VARS, *SESSION_VARS, DOMAIN_VAR)}
+    if value["SALESFORCE_INSTANCE_URL"] and value["SALESFORCE_SESSION_ID"]:
+        return {
+            "instance_url": value["SALESFORCE_INSTANCE_URL"],
+            "session_id": value["SALESFORCE_SESSION_ID"],
+        }
+    missing = [name for name in PASSWORD_VARS if not value[name]]
+    if missing:
+        raise MissingCredentials(
+            "missing Salesforce credentials: set "
+            + ", ".join(missing)
+            + " (or SALESFORCE_INSTANCE_URL and SALESFORCE_SESSION_ID) in the environment or .env"
+        )
+    kwargs = {
+        "username": value["SALESFORCE_USERNAME"],
+        "password": value["SALESFORCE_PASSWORD"],
+        "security_token": value["SALESFORCE_SECURITY_TOKEN"],
+    }
+    if value[DOMAIN_VAR]:
+        kwargs["domain"] = value[DOMAIN_VAR]
+    return kwargs
+
+
+def connect(
+    env: Mapping[str, str] | None = None,
+    env_file: Path | str = ".env",
+    session: requests.Session | None = None,
+) -> Salesforce:
+    """A logged-in ``simple_salesforce.Salesforce`` for the org the environment names; PullError if login fails."""
+    kwargs = credentials(env, env_file)
+    try:
+        return Salesforce(**kwargs, version=API_VERSION, session=session)
+    except SalesforceAuthenticationFailed as exc:
+        code = f"{exc.code}: " if exc.code else ""
+        raise PullError(f"Salesforce login failed: {code}{_one_line(exc.auth_message)}") from None
+    except requests.RequestException as exc:
+        raise PullError(f"cannot reach Salesforce: {type(exc).__name__}") from None
+
+
+def describe(sf: Salesforce, object_name: str) -> dict:
+    """The describe document of ``object_name``; PullError with Salesforce's errorCode when refused."""
+    try:
+        doc = sf.restful(f"sobjects/{object_name}/describe")
+    except SalesforceError as exc:
+        raise PullError(f"{object_name}: {_salesforce_message(exc)}") from None
+    except requests.RequestException as exc:
+        raise PullError(f"{object_name}: cannot reach Salesforce: {type(exc).__name__}") from None
+    if not isinstance(doc, dict) or "name" not in doc or "fields" not in doc:
+        raise PullError(f"{object_name}: the org did not answer with a describe document")
+    return json.loads(json.dumps(doc))  # OrderedDicts -> plain dicts
+
+
+def pull(
+    sf: Salesforce,
+    out_dir: Path | str,
+    objects: Iterable[str] = CRMARENA_OBJECTS,
+    progress: bool = True,
+) -> list[Path]:
+    """Write ``<Object>.json`` for each of ``objects`` into ``out_dir``; the written paths, in order.
+
+    All describes are fetched into a temporary directory beside ``out_dir`` first; only when
+    every one succeeded are they moved in (one atomic rename per file), so a failure leaves
+    ``out_dir`` as it was.
+    """
+    names = list(dict.fromkeys(objects))
+    out_dir = Path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise PullError(f"{out_dir} exists and is not a directory")
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    try:
+        staged = []
+        for name in tqdm(names, desc="describe", unit="object", disable=not progress):
+            doc = describe(sf, name)
+            path = staging / f"{doc['name']}.json"
+            path.write_text(render(doc), encoding="utf-8")
+            staged.append(path)
+        if not out_dir.exists():
+            staging.rename(out_dir)
+            return [out_dir / p.name for p in staged]
+        written = []
+        for path in staged:
+            target = out_dir / path.name
+            os.replace(path, target)
+            written.append(target)
+        return written
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _salesforce_message(exc: SalesforceError) -> str:
+    content = getattr(exc, "content", None)
+    if isinstance(content, list) and content and isinstance(content[0], dict):
+        first = content[0]
+        return f"{first.get('errorCode', exc.status)}: {_one_line(str(first.get('message', '')))}"
+    return f"HTTP {getattr(exc, 'status', '?')}"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
