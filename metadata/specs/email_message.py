@@ -30,7 +30,7 @@ SPEC = sobject(
     scopes=[("everything", "All email messages")],
     fields=[
         id_field("Email Message ID"),
-        field("ParentId", "reference", "Parent ID", to="Case", child="EmailMessages", cascade=True, updateable=False),
+        field("ParentId", "reference", "Parent Case ID", to="Case", child="EmailMessages", cascade=True, updateable=False),
         *audit_fields(),
         field("TextBody", "textarea", "Text Body", length=131072),
         field("HtmlBody", "textarea", "HTML Body", length=131072, extraTypeInfo="richtextarea", htmlFormatted=True),
@@ -46,7 +46,7 @@ SPEC = sobject(
         field("Status", "picklist", "Status", values=EMAIL_STATUSES, required=True, restrictedPicklist=True),
         field("MessageDate", "datetime", "Message Date"),
         is_deleted(),
-        field("ReplyToEmailMessageId", "reference", "Email Message ID", to="EmailMessage", relationshipName="ReplyToEmailMessage"),
+        field("ReplyToEmailMessageId", "reference", "Reply-to Email Message ID", to="EmailMessage", relationshipName="ReplyToEmailMessage"),
         read_only("IsPrivateDraft", "boolean", "Is Private Draft"),
         field("IsExternallyVisible", "boolean", "Is Externally Visible"),
         field("MessageIdentifier", "string", "Message ID"),
