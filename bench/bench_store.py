@@ -1,0 +1,51 @@
+"""Org store: making, forking and writing to orgs (issue 2: fork of the CRMArena-size org < 50 ms)."""
+
+from __future__ import annotations
+
+import itertools
+
+from bench import Measurement, median_ms, under
+from emulator import Org
+
+
+def run(quick: bool = False) -> list[Measurement]:
+    repeat = 5 if quick else 20
+    results = [under("store", "new blank org (fork of the process template)", median_ms(Org.new, repeat), 50)]
+    org = Org.new()
+    counter = itertools.count()
+    results.append(
+        under(
+            "store",
+            "insert one Contact (validated, with reference checks)",
+            median_ms(lambda: org.insert("Contact", {"LastName": f"L{next(counter)}"}), repeat),
+            10,
+        )
+    )
+    try:
+        from loaders.default_org import crmarena_org
+    except ImportError:
+        results.append(
+            Measurement(
+                "store",
+                "fork of the default CRMArena org",
+                float("nan"),
+                "ms",
+                "< 50 ms",
+                None,
+                "generator not available",
+            )
+        )
+        return results
+    template = crmarena_org(progress=False)
+    forks: list[Org] = []
+    results.append(
+        under(
+            "store",
+            "fork of the default CRMArena org",
+            median_ms(lambda: forks.append(template.fork()), repeat),
+            50,
+        )
+    )
+    for fork in forks:
+        fork.close()
+    return results

@@ -1,0 +1,71 @@
+"""``crmarena-sf bench``: run the benchmark suite and print the performance table."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import pkgutil
+import platform
+import sys
+
+from crmarena_sf.cli.errors import EXIT_OK, CliError
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "bench",
+        help="measure the emulator's speed and print the performance table",
+        description="Run the benchmark suite (bench/bench_*.py) and print each measurement with its target.",
+    )
+    parser.add_argument("--only", default="", help="comma-separated areas to run (e.g. store,soql,sosl)")
+    parser.add_argument(
+        "--quick", action="store_true", help="fewer repetitions (a smoke run, noisier numbers)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the measurements as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    try:
+        import bench
+    except ImportError:
+        raise CliError(
+            "the benchmark suite (bench/) is not installed; run from a checkout: pip install -e '.[test]'"
+        ) from None
+    wanted = {a.strip() for a in args.only.split(",") if a.strip()}
+    modules = sorted(m.name for m in pkgutil.iter_modules(bench.__path__) if m.name.startswith("bench_"))
+    unknown = wanted - {m.removeprefix("bench_") for m in modules}
+    if unknown:
+        raise CliError(
+            f"unknown benchmark area(s): {', '.join(sorted(unknown))}; choose from "
+            f"{', '.join(m.removeprefix('bench_') for m in modules)}"
+        )
+    measurements = []
+    for name in modules:
+        if wanted and name.removeprefix("bench_") not in wanted:
+            continue
+        module = importlib.import_module(f"bench.{name}")
+        print(f"running {name} ...", file=sys.stderr)
+        measurements.extend(module.run(quick=args.quick))
+    if args.json:
+        print(json.dumps([m.as_dict() for m in measurements], indent=2))
+    else:
+        print(render_table(measurements))
+    return EXIT_OK
+
+
+def render_table(measurements) -> str:
+    """The performance table in Markdown, as the README shows it."""
+    lines = [
+        f"Machine: {platform.machine()}, Python {platform.python_version()}",
+        "",
+        "| area | measurement | value | target | met |",
+        "|---|---|---:|---|:-:|",
+    ]
+    for m in measurements:
+        value = "n/a" if isinstance(m.value, float) and math.isnan(m.value) else f"{m.value:g} {m.unit}"
+        met = "" if m.met is None else ("yes" if m.met else "NO")
+        name = m.name + (f" ({m.note})" if m.note else "")
+        lines.append(f"| {m.area} | {name} | {value} | {m.target} | {met} |")
+    return "\n".join(lines)

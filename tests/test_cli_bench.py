@@ -1,0 +1,18 @@
+"""``crmarena-sf bench``: the performance table's command (numbers are not asserted here)."""
+
+import json
+
+from crmarena_sf.cli.main import main
+
+
+def test_bench_reports_measurements_with_their_targets(capsys):
+    assert main(["bench", "--only", "store", "--quick", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    names = {row["name"] for row in rows}
+    assert "new blank org (fork of the process template)" in names
+    assert all(row["area"] == "store" and row["unit"] == "ms" for row in rows)
+
+
+def test_bench_refuses_an_unknown_area(capsys):
+    assert main(["bench", "--only", "warp-drive"]) == 2
+    assert "unknown benchmark area(s): warp-drive" in capsys.readouterr().err
