@@ -27,6 +27,5 @@ SPEC = sobject(
         *audit_fields(),
         *last_viewed_fields(),
         read_only("NumberOfCategories", "int", "Number of Categories"),
-        field("CatalogType", "picklist", "Catalog Type", values=["SalesCatalog", "ServiceCatalog"], restrictedPicklist=True),
     ],
 )
