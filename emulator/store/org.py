@@ -35,6 +35,7 @@ META_TABLE = "_sf_org"
 _fork_numbers = itertools.count(1)
 _templates: dict[tuple[str, tuple[str, ...]], Org] = {}
 _templates_lock = threading.Lock()
+_root_lock = threading.RLock()
 
 ChangeListener = Callable[["Org", str, list[str], str], None]
 """Called as ``listener(org, object_name, ids, kind)`` with kind insert|update|delete|undelete, inside the write's transaction."""
@@ -191,8 +192,9 @@ class Org:
             if self._depth:
                 raise RuntimeError("cannot fork an org inside a transaction")
             catalog = f"fork_{next(_fork_numbers)}"
-            self._root.execute(f"ATTACH ':memory:' AS {quote(catalog)}")
-            child = Org(self._root, catalog, self.schema, self.profile, OrgClock(), self.timezone)
+            with _root_lock:  # a DuckDB connection is not thread-safe; forks of one template share it
+                self._root.execute(f"ATTACH ':memory:' AS {quote(catalog)}")
+                child = Org(self._root, catalog, self.schema, self.profile, OrgClock(), self.timezone)
             if self.clock.frozen:
                 child.clock.freeze(self.clock.now())
             child._counters = dict(self._counters)
@@ -405,7 +407,7 @@ class Org:
 
 
 def _detach(root: duckdb.DuckDBPyConnection, catalog: str) -> None:
-    with contextlib.suppress(duckdb.Error):
+    with _root_lock, contextlib.suppress(duckdb.Error):
         root.execute(f"DETACH {quote(catalog)}")
 
 
