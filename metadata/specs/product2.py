@@ -7,7 +7,7 @@ like every external id, so upserts and relationship columns can key on it. Left 
 """
 
 from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields
+from metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields, read_only
 
 SPEC = sobject(
     "Product2",
@@ -28,7 +28,7 @@ SPEC = sobject(
         field("DisplayUrl", "url", "Display URL", length=1000),
         field("QuantityUnitOfMeasure", "picklist", "Quantity Unit Of Measure", values=["Each"]),
         is_deleted(),
-        field("IsArchived", "boolean", "Archived", createable=False),
+        read_only("IsArchived", "boolean", "Archived"),
         *last_viewed_fields(),
         field("StockKeepingUnit", "string", "Product SKU", length=180),
         # CRMArena's custom external id (reference crmarena.md §1).
