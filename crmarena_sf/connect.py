@@ -1,0 +1,162 @@
+"""``connect()``: the one front door. Either backend gives an unmodified ``simple_salesforce.Salesforce``.
+
+``backend="emulator"`` (default) mounts the emulator's transport adapter on the client's own
+``requests.Session`` (no socket, nothing patched globally); ``backend="salesforce"`` logs in
+to a real org with credentials from arguments, the environment or a ``.env`` file.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import requests
+from simple_salesforce import Salesforce
+
+from crmarena_sf.orgs import resolve_org
+from emulator.rest.versions import DEFAULT_VERSION
+
+EMULATOR_INSTANCE_URL = "https://crmarena-sf.my.salesforce.com"
+"""Where an emulated org appears to live (only the mounted adapter ever answers it)."""
+
+CREDENTIAL_VARIABLES = {
+    "username": "SALESFORCE_USERNAME",
+    "password": "SALESFORCE_PASSWORD",
+    "security_token": "SALESFORCE_SECURITY_TOKEN",
+    "domain": "SALESFORCE_DOMAIN",
+    "instance_url": "SALESFORCE_INSTANCE_URL",
+    "session_id": "SALESFORCE_SESSION_ID",
+    "consumer_key": "SALESFORCE_CONSUMER_KEY",
+    "consumer_secret": "SALESFORCE_CONSUMER_SECRET",
+}
+"""Option -> environment variable read when the option is not passed."""
+
+
+class MissingCredentials(ValueError):
+    """No usable way to log in to a real org; the message names the missing variables."""
+
+
+def connect(org: Any = "crmarena", backend: str = "emulator", **options: Any) -> Salesforce:
+    """A ``simple_salesforce.Salesforce`` talking to ``org`` on ``backend`` (``emulator`` or ``salesforce``).
+
+    Emulator options: ``version`` (API version, default 62.0), ``session_id`` (the session to
+    issue). Salesforce options: ``username``, ``password``, ``security_token``, ``domain``
+    (``test`` for a sandbox), or ``instance_url`` + ``session_id``; ``version``; ``env_file``
+    (default ``.env`` in the working directory); ``session`` (a ``requests.Session``).
+    """
+    if backend == "emulator":
+        return connect_emulator(org, **options)
+    if backend == "salesforce":
+        return connect_salesforce(**options)
+    raise ValueError(f"unknown backend {backend!r}; expected 'emulator' or 'salesforce'")
+
+
+def connect_emulator(
+    org: Any = "crmarena",
+    *,
+    version: str = DEFAULT_VERSION,
+    session_id: str | None = None,
+    instance_url: str = EMULATOR_INSTANCE_URL,
+    session: requests.Session | None = None,
+) -> Salesforce:
+    """An emulated org behind a transport adapter mounted on the client's session."""
+    from emulator.rest.adapter import EmulatorAdapter
+    from emulator.rest.router import Router
+
+    router = Router.for_org(resolve_org(org))
+    session = session or requests.Session()
+    session.mount(instance_url.rstrip("/") + "/", EmulatorAdapter(router, instance_url))
+    return Salesforce(
+        instance_url=instance_url,
+        session_id=router.issue_session(session_id),
+        session=session,
+        version=version,
+    )
+
+
+def emulated_org(sf: Salesforce):
+    """The emulator org behind a client made by :func:`connect` (None for a real org)."""
+    from emulator.rest.adapter import EmulatorAdapter
+
+    adapter = sf.session.get_adapter(f"https://{sf.sf_instance}/") if sf.session else None
+    return adapter.router.org if isinstance(adapter, EmulatorAdapter) else None
+
+
+def connect_salesforce(
+    *, version: str = DEFAULT_VERSION, env_file: str | Path | None = ".env", session=None, **credentials: Any
+) -> Salesforce:
+    """A real org: username + password + security token, or instance URL + session id."""
+    values = _credentials(credentials, env_file)
+    common: dict[str, Any] = {"version": version}
+    if session is not None:
+        common["session"] = session
+    if values.get("instance_url") and values.get("session_id"):
+        return Salesforce(instance_url=values["instance_url"], session_id=values["session_id"], **common)
+    if (
+        values.get("username")
+        and values.get("password")
+        and values.get("consumer_key")
+        and values.get("consumer_secret")
+    ):
+        return Salesforce(
+            username=values["username"],
+            password=values["password"],
+            consumer_key=values["consumer_key"],
+            consumer_secret=values["consumer_secret"],
+            domain=values.get("domain") or None,
+            **common,
+        )
+    if values.get("username") and values.get("password") and values.get("security_token") is not None:
+        return Salesforce(
+            username=values["username"],
+            password=values["password"],
+            security_token=values["security_token"],
+            domain=values.get("domain") or None,
+            **common,
+        )
+    missing = [
+        CREDENTIAL_VARIABLES[key]
+        for key in ("username", "password", "security_token")
+        if values.get(key) is None or (key != "security_token" and not values.get(key))
+    ]
+    raise MissingCredentials(
+        "no credentials for a real Salesforce org: set "
+        + ", ".join(missing)
+        + " (SALESFORCE_DOMAIN=test for a sandbox), or SALESFORCE_INSTANCE_URL and SALESFORCE_SESSION_ID"
+    )
+
+
+def _credentials(given: dict[str, Any], env_file: str | Path | None) -> dict[str, Any]:
+    unknown = set(given) - set(CREDENTIAL_VARIABLES)
+    if unknown:
+        raise TypeError(f"unknown connect() option(s): {', '.join(sorted(unknown))}")
+    file_values = read_env_file(env_file) if env_file else {}
+    values: dict[str, Any] = {}
+    for key, variable in CREDENTIAL_VARIABLES.items():
+        if given.get(key) is not None:
+            values[key] = given[key]
+        elif os.environ.get(variable) is not None:
+            values[key] = os.environ[variable]
+        elif file_values.get(variable) is not None:
+            values[key] = file_values[variable]
+    return values
+
+
+def read_env_file(path: str | Path) -> dict[str, str]:
+    """``KEY=VALUE`` lines of a ``.env`` file (``#`` comments, ``export``, quotes); missing file: empty."""
+    path = Path(path)
+    if not path.is_file():
+        return {}
+    values = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip().removeprefix("export ").strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key] = value
+    return values

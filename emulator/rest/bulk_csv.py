@@ -1,0 +1,98 @@
+"""CSV as Bulk API 2.0 writes and reads it.
+
+Bulk API 2.0 Developer Guide (datafiles_prepare_csv.htm, query_get_job_results.htm,
+get_job_successful_results.htm): jobs name their ``columnDelimiter`` (COMMA, TAB, PIPE,
+SEMICOLON, CARET, BACKQUOTE) and ``lineEnding`` (LF, CRLF); results quote every value
+(``"Id","Name"``); in uploaded data an empty value leaves a field alone and ``#N/A`` sets it
+to null; parent fields of a query come back as ``Account.Name`` columns.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable
+from typing import Any
+
+DELIMITERS = {"COMMA": ",", "TAB": "\t", "PIPE": "|", "SEMICOLON": ";", "CARET": "^", "BACKQUOTE": "`"}
+LINE_ENDINGS = {"LF": "\n", "CRLF": "\r\n"}
+NULL_MARKER = "#N/A"
+
+_WIRE_DATETIME = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3})\+0000$")
+
+
+def read_rows(data: bytes, delimiter: str) -> tuple[list[str], list[list[str]]]:
+    """The header and the rows of uploaded CSV (a UTF-8 byte order mark is ignored)."""
+    text = data.decode("utf-8-sig", errors="replace")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=DELIMITERS.get(delimiter, ","))
+    rows = [row for row in reader if row and any(cell != "" for cell in row)]
+    if not rows:
+        return [], []
+    return [h.strip() for h in rows[0]], rows[1:]
+
+
+def write_rows(header: list[str], rows: Iterable[list[Any]], delimiter: str, line_ending: str) -> str:
+    """CSV with every value quoted, as Bulk API 2.0 results are written."""
+    buffer = io.StringIO()
+    writer = csv.writer(
+        buffer,
+        delimiter=DELIMITERS.get(delimiter, ","),
+        lineterminator=LINE_ENDINGS.get(line_ending, "\n"),
+        quoting=csv.QUOTE_ALL,
+    )
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([cell_text(v) for v in row])
+    return buffer.getvalue()
+
+
+def cell_text(value: Any) -> str:
+    """A REST JSON value as a Bulk CSV cell: booleans ``true``/``false``, dateTimes ending in ``Z``."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        match = _WIRE_DATETIME.match(value)
+        return f"{match.group(1)}Z" if match else value
+    return str(value)
+
+
+def flatten_record(record: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A query record as dotted columns (``Account.Name``); ``attributes`` dropped, a null parent gives nothing."""
+    out: dict[str, Any] = {}
+    for key, value in record.items():
+        if key == "attributes":
+            continue
+        if isinstance(value, dict) and "attributes" in value:
+            out.update(flatten_record(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def select_list(soql: str) -> list[str]:
+    """The field names of a query's SELECT clause (header of a result with no rows)."""
+    match = re.match(r"\s*select\s+(.*?)\s+from\s", soql, re.IGNORECASE | re.DOTALL)
+    if not match:
+        return []
+    items, depth, current = [], 0, []
+    for ch in match.group(1):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            items.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+    items.append("".join(current).strip())
+    return [item.split()[0] for item in items if item and not item.startswith("(")]
+
+
+def object_of_query(soql: str) -> str:
+    """The object after FROM (for a job's ``object``), or an empty string."""
+    match = re.search(r"\bfrom\s+([A-Za-z0-9_]+)", soql, re.IGNORECASE)
+    return match.group(1) if match else ""

@@ -1,0 +1,150 @@
+"""Running a Bulk API 2.0 ingest job's rows against the org.
+
+Each CSV row is one insert, update, upsert or delete, validated like any other write; a row
+that fails is reported with ``sf__Error`` = ``CODE:message:fields --`` and the others are
+kept (Bulk API 2.0 jobs are not all-or-none). An empty cell leaves a field alone; ``#N/A``
+sets it to null. A ``Parent.ExtField`` column sets the reference through the parent's
+external id (``Account.Ext__c``), as Bulk API 2.0 allows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from emulator import ids
+from emulator.errors import SalesforceError
+from emulator.rest.bulk_csv import NULL_MARKER
+from emulator.rest.sobjects import find_by_external_id
+from metadata.model import SObject
+
+if TYPE_CHECKING:
+    from emulator.rest.routing import Call
+
+
+@dataclass
+class IngestOutcome:
+    """Per-row results of a job: successes ``(id, created, row)``, failures ``(id, error, row)``."""
+
+    successes: list[tuple[str, bool, list[str]]] = field(default_factory=list)
+    failures: list[tuple[str, str, list[str]]] = field(default_factory=list)
+
+
+def error_text(error: SalesforceError) -> str:
+    """``sf__Error`` as Bulk API results word it: ``REQUIRED_FIELD_MISSING:Required fields are missing: [Name]:Name --``."""
+    fields = " ".join(error.fields)
+    return f"{error.error_code}:{error.message}:{fields + ' ' if fields else ''}--"
+
+
+def run_ingest(
+    call: Call,
+    obj: SObject,
+    operation: str,
+    external_id: str | None,
+    header: list[str],
+    rows: list[list[str]],
+) -> IngestOutcome:
+    """Apply every row; never raises for a bad row."""
+    outcome = IngestOutcome()
+    parsed: list[tuple[list[str], dict[str, Any] | SalesforceError]] = []
+    for row in rows:
+        try:
+            parsed.append((row, _values(call, obj, header, row)))
+        except SalesforceError as exc:
+            parsed.append((row, exc))
+    if operation == "insert":
+        _insert(call, obj, parsed, outcome)
+        return outcome
+    for row, values in parsed:
+        record_id = ""
+        try:
+            if isinstance(values, SalesforceError):
+                raise values
+            record_id, created = _apply(call, obj, operation, external_id, values)
+            outcome.successes.append((record_id, created, row))
+        except SalesforceError as exc:
+            given = values.get("Id") if isinstance(values, dict) else None
+            outcome.failures.append((record_id or (given or ""), error_text(exc), row))
+    return outcome
+
+
+def _insert(call: Call, obj: SObject, parsed: list, outcome: IngestOutcome) -> None:
+    good = [(row, values) for row, values in parsed if not isinstance(values, SalesforceError)]
+    for row, values in parsed:
+        if isinstance(values, SalesforceError):
+            outcome.failures.append(("", error_text(values), row))
+    results = call.org.insert_many(obj.name, [values for _, values in good]) if good else []
+    for (row, _), result in zip(good, results, strict=True):
+        if isinstance(result, SalesforceError):
+            outcome.failures.append(("", error_text(result), row))
+        else:
+            outcome.successes.append((result, True, row))
+
+
+def _apply(call: Call, obj: SObject, operation: str, external_id: str | None, values: dict[str, Any]):
+    org = call.org
+    if operation in ("update", "delete", "hardDelete"):
+        record_id = values.get("Id")
+        if not record_id:
+            raise SalesforceError("MISSING_ARGUMENT", "Id not specified in an update call", [])
+        canonical = ids.normalize(record_id)
+        if canonical is None:
+            raise SalesforceError("MALFORMED_ID", f"malformed id {record_id}", [])
+        if operation == "update":
+            org.update(obj.name, canonical, {k: v for k, v in values.items() if k != "Id"})
+        else:
+            org.delete(obj.name, canonical)
+        return canonical, False
+    key = obj.field(external_id or "")
+    value = next((v for k, v in values.items() if key is not None and k == key.name), None)
+    if key is None or value is None:
+        raise SalesforceError(
+            "REQUIRED_FIELD_MISSING", f"Required fields are missing: [{external_id}]", [external_id or ""]
+        )
+    matches = find_by_external_id(call, obj, key, value)
+    if len(matches) > 1:
+        raise SalesforceError(
+            "DUPLICATE_EXTERNAL_ID",
+            f"{key.label}: more than one record found for external id field: [{', '.join(matches)}]",
+            [key.name],
+        )
+    if matches:
+        org.update(obj.name, matches[0], {k: v for k, v in values.items() if k not in ("Id", key.name)})
+        return matches[0], False
+    return org.insert(obj.name, {k: v for k, v in values.items() if k != "Id"}), True
+
+
+def _values(call: Call, obj: SObject, header: list[str], row: list[str]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for name, cell in zip(header, row, strict=False):
+        if cell == "":
+            continue
+        value = None if cell == NULL_MARKER else cell
+        if "." in name:
+            reference, target_id = _relationship_value(call, obj, name, value)
+            values[reference] = target_id
+            continue
+        f = obj.field(name)
+        values[f.name if f is not None else name] = value
+    return values
+
+
+def _relationship_value(call: Call, obj: SObject, column: str, value: str | None) -> tuple[str, str | None]:
+    relationship, _, key_name = column.partition(".")
+    reference = obj.parent_relationship(relationship)
+    if reference is None:
+        raise SalesforceError("INVALID_FIELD", f"No such column '{column}' on sobject of type {obj.name}", [])
+    if value is None:
+        return reference.name, None
+    target = call.org.schema.get(reference.referenceTo[0]) if reference.referenceTo else None
+    key = target.field(key_name) if target is not None else None
+    if key is None or not (key.externalId or key.name == "Id"):
+        raise SalesforceError("INVALID_FIELD", f"No such column '{column}' on sobject of type {obj.name}", [])
+    matches = find_by_external_id(call, target, key, value)
+    if not matches:
+        raise SalesforceError(
+            "INVALID_FIELD",
+            f"Foreign key external ID: {value} not found for field {key.name} in entity {target.name}",
+            [],
+        )
+    return reference.name, matches[0]

@@ -1,0 +1,218 @@
+"""sObject Collections: ``composite/sobjects`` (create, retrieve, update, delete, upsert up to 200 records).
+
+REST API Developer Guide, resources_composite_sobjects_collections_*.htm: the answer is
+HTTP 200 with one SaveResult per record, in request order: ``{"id", "success": true,
+"errors": []}`` or ``{"success": false, "errors": [{"statusCode", "message", "fields"}]}``.
+With ``allOrNone`` one failure rolls back the request and every other record reports
+``ALL_OR_NONE_OPERATION_ROLLED_BACK``. More than 200 records: 400 ``EXCEEDED_ID_LIMIT``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from emulator import ids
+from emulator.errors import SalesforceError
+from emulator.rest.messages import Response, json_response
+from emulator.rest.routing import Call, Route
+from emulator.rest.sobjects import external_id_field, find_by_external_id, render_record
+
+MAX_RECORDS = 200
+
+
+def too_many_records() -> SalesforceError:
+    return SalesforceError(
+        "EXCEEDED_ID_LIMIT", "record limit reached. cannot submit more than 200 records into this call"
+    )
+
+
+def rolled_back() -> SalesforceError:
+    return SalesforceError(
+        "ALL_OR_NONE_OPERATION_ROLLED_BACK",
+        "Record rolled back because not all records were valid and the request was using AllOrNone header",
+    )
+
+
+def no_type() -> SalesforceError:
+    return SalesforceError("INVALID_TYPE", "Must send a concrete entity type.")
+
+
+def _failure(error: SalesforceError) -> dict[str, Any]:
+    return {"success": False, "errors": [error.to_save_error()]}
+
+
+def _success(record_id: str, created: bool | None = None) -> dict[str, Any]:
+    result: dict[str, Any] = {"id": record_id, "success": True, "errors": []}
+    if created is not None:
+        result["created"] = created
+    return result
+
+
+class _Rollback(Exception):
+    pass
+
+
+def _records_body(call: Call) -> tuple[list[Any], bool]:
+    data = call.request.json()
+    if not isinstance(data, dict) or not isinstance(data.get("records"), list):
+        raise SalesforceError(
+            "JSON_PARSER_ERROR", "Cannot deserialize instance of records from missing value"
+        )
+    if len(data["records"]) > MAX_RECORDS:
+        raise too_many_records()
+    return data["records"], _truthy(data.get("allOrNone"))
+
+
+def _truthy(value: Any) -> bool:
+    return value is True or (isinstance(value, str) and value.lower() == "true")
+
+
+def _run(call: Call, count: int, all_or_none: bool, one) -> list[dict[str, Any]]:
+    """Apply ``one(index) -> result`` to every record; with allOrNone, roll back on the first failure."""
+    results: list[dict[str, Any]] = []
+    try:
+        with call.org.transaction() if all_or_none else contextlib.nullcontext():
+            for index in range(count):
+                try:
+                    results.append(one(index))
+                except SalesforceError as exc:
+                    results.append(_failure(exc))
+            if all_or_none and any(not r["success"] for r in results):
+                raise _Rollback
+    except _Rollback:
+        results = [r if not r["success"] else _failure(rolled_back()) for r in results]
+    return results
+
+
+def _record_type(call: Call, record: Any):
+    if not isinstance(record, dict):
+        raise SalesforceError(
+            "JSON_PARSER_ERROR", "Cannot deserialize instance of sObject from non-object value"
+        )
+    attributes = record.get("attributes")
+    name = attributes.get("type") if isinstance(attributes, dict) else None
+    if not name:
+        raise no_type()
+    obj = call.org.schema.get(name)
+    if obj is None:
+        raise SalesforceError("INVALID_TYPE", f"sObject type '{name}' is not supported.")
+    return obj
+
+
+def _fields(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k != "attributes"}
+
+
+def create(call: Call) -> Response:
+    """``POST composite/sobjects``: create up to 200 records of any types."""
+    records, all_or_none = _records_body(call)
+
+    def one(index: int) -> dict[str, Any]:
+        record = records[index]
+        obj = _record_type(call, record)
+        if record.get("Id") or record.get("id"):
+            raise SalesforceError("INVALID_FIELD", "cannot specify Id in an insert call", ["Id"])
+        return _success(call.org.insert(obj.name, _fields(record)))
+
+    return json_response(200, _run(call, len(records), all_or_none, one))
+
+
+def update(call: Call) -> Response:
+    """``PATCH composite/sobjects``: update up to 200 records, each naming its Id."""
+    records, all_or_none = _records_body(call)
+
+    def one(index: int) -> dict[str, Any]:
+        record = records[index]
+        obj = _record_type(call, record)
+        record_id = record.get("Id") or record.get("id")
+        if not record_id:
+            raise SalesforceError("MISSING_ARGUMENT", "Id not specified in an update call", [])
+        values = {k: v for k, v in _fields(record).items() if k.lower() != "id"}
+        call.org.update(obj.name, record_id, values)
+        return _success(ids.normalize(record_id) or record_id)
+
+    return json_response(200, _run(call, len(records), all_or_none, one))
+
+
+def delete(call: Call) -> Response:
+    """``DELETE composite/sobjects?ids=a,b[&allOrNone=true]``."""
+    record_ids = [i for i in (call.request.param("ids") or "").split(",") if i]
+    if len(record_ids) > MAX_RECORDS:
+        raise too_many_records()
+    all_or_none = _truthy(call.request.param("allOrNone"))
+
+    def one(index: int) -> dict[str, Any]:
+        record_id = record_ids[index]
+        canonical = ids.normalize(record_id)
+        obj = call.org.schema.object_of_id(canonical) if canonical else None
+        if obj is None:
+            raise SalesforceError("MALFORMED_ID", f"malformed id {record_id}", [])
+        call.org.delete(obj.name, canonical)
+        return _success(canonical)
+
+    results = _run(call, len(record_ids), all_or_none, one)
+    for record_id, result in zip(record_ids, results, strict=True):
+        if not result["success"]:
+            result["id"] = record_id
+    return json_response(200, results)
+
+
+def retrieve(call: Call, name: str) -> Response:
+    """``GET composite/sobjects/<Object>?ids=&fields=``: the records, ``null`` where none exists."""
+    obj = call.sobject(name)
+    record_ids = [i for i in (call.request.param("ids") or "").split(",") if i]
+    fields = [f for f in (call.request.param("fields") or "").split(",") if f]
+    if len(record_ids) > 2000:
+        raise too_many_records()
+    out: list[Any] = []
+    for record_id in record_ids:
+        try:
+            values = call.org.get(obj.name, record_id, fields or None)
+        except SalesforceError as exc:
+            if exc.error_code == "INVALID_FIELD":
+                raise
+            out.append(None)
+            continue
+        out.append(render_record(call, obj, values, ids.normalize(record_id) or record_id))
+    return json_response(200, out)
+
+
+def upsert(call: Call, name: str, field: str) -> Response:
+    """``PATCH composite/sobjects/<Object>/<ExternalIdField>``: upsert up to 200 records of one type."""
+    obj = call.sobject(name)
+    key = external_id_field(obj, field)
+    records, all_or_none = _records_body(call)
+
+    def one(index: int) -> dict[str, Any]:
+        record = records[index]
+        record_obj = _record_type(call, record)
+        if record_obj.name != obj.name:
+            raise SalesforceError("INVALID_TYPE", f"sObject type '{record_obj.name}' is not supported.")
+        values = _fields(record)
+        value = next((v for k, v in values.items() if k.lower() == key.name.lower()), None)
+        if value is None:
+            raise SalesforceError(
+                "REQUIRED_FIELD_MISSING", f"Required fields are missing: [{key.name}]", [key.name]
+            )
+        matches = find_by_external_id(call, obj, key, value)
+        if len(matches) > 1:
+            raise SalesforceError(
+                "DUPLICATE_EXTERNAL_ID",
+                f"{key.label}: more than one record found for external id field: [{', '.join(matches)}]",
+                [key.name],
+            )
+        if matches:
+            changes = {k: v for k, v in values.items() if k.lower() not in ("id", key.name.lower())}
+            call.org.update(obj.name, matches[0], changes)
+            return _success(matches[0], created=False)
+        return _success(call.org.insert(obj.name, values), created=True)
+
+    return json_response(200, _run(call, len(records), all_or_none, one))
+
+
+ROUTES = [
+    Route(r"composite/sobjects", POST=create, PATCH=update, DELETE=delete),
+    Route(r"composite/sobjects/(?P<name>[^/]+)", GET=retrieve),
+    Route(r"composite/sobjects/(?P<name>[^/]+)/(?P<field>[^/]+)", PATCH=upsert),
+]

@@ -1,0 +1,176 @@
+"""``POST composite``: several subrequests in one call, later ones referring to earlier results.
+
+REST API Developer Guide, resources_composite_composite.htm and
+resources_composite_subrequest_result.htm: the answer is always HTTP 200
+``{"compositeResponse": [{"body", "httpHeaders", "httpStatusCode", "referenceId"}]}``.
+``@{ref.path}`` (``@{newAccount.id}``, ``@{q.records[0].Id}``) in a URL or body takes a value
+from an earlier subrequest's body; a reference that has no value halts that subrequest with
+``PROCESSING_HALTED`` ``Invalid reference specified. No value for ref.path found in ref.``.
+With ``allOrNone`` the first failing subrequest rolls everything back and every other
+subrequest answers 400 ``PROCESSING_HALTED`` ``The transaction was rolled back since another
+operation in the same transaction failed.``
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from emulator.errors import SalesforceError
+from emulator.rest.messages import Headers, Request, Response, error_response
+from emulator.rest.routing import Call, Route
+
+_REFERENCE = re.compile(r"@\{([A-Za-z0-9_]+)((?:\.[A-Za-z0-9_]+|\[\d+\])*)\}")
+_PATH_STEP = re.compile(r"\.([A-Za-z0-9_]+)|\[(\d+)\]")
+_SUBREQUEST_URL = re.compile(r"^/services/data/v(?P<version>[^/]+)/(?P<rest>.*)$")
+
+ROLLED_BACK = "The transaction was rolled back since another operation in the same transaction failed."
+
+
+class _Halt(Exception):
+    """Stops an allOrNone composite so its transaction rolls back."""
+
+
+def _halted(message: str) -> SalesforceError:
+    return SalesforceError("PROCESSING_HALTED", message)
+
+
+def resolve_references(value: Any, results: dict[str, Any]) -> Any:
+    """``value`` (a URL string or a JSON body) with every ``@{ref.path}`` replaced by its value."""
+    if isinstance(value, str):
+        return _REFERENCE.sub(lambda m: _reference_text(m, results), value)
+    if isinstance(value, list):
+        return [resolve_references(v, results) for v in value]
+    if isinstance(value, dict):
+        return {k: resolve_references(v, results) for k, v in value.items()}
+    return value
+
+
+def _reference_text(match: re.Match, results: dict[str, Any]) -> str:
+    ref, path = match.group(1), match.group(2)
+    missing = _halted(f"Invalid reference specified. No value for {ref}{path} found in {ref}.")
+    if ref not in results:
+        raise missing
+    current = results[ref]
+    for step in _PATH_STEP.finditer(path):
+        name, index = step.group(1), step.group(2)
+        if name is not None and isinstance(current, dict) and name in current:
+            current = current[name]
+        elif index is not None and isinstance(current, list) and int(index) < len(current):
+            current = current[int(index)]
+        else:
+            raise missing
+    if current is None or isinstance(current, (dict, list)):
+        raise missing
+    if isinstance(current, bool):
+        return "true" if current else "false"
+    return str(current)
+
+
+def _subrequest_response(reference_id: Any, response: Response) -> dict[str, Any]:
+    headers = {k: v for k, v in response.headers.items() if k.lower() == "location"}
+    body = json.loads(response.body) if response.body and _is_json(response) else None
+    return {
+        "body": body,
+        "httpHeaders": headers,
+        "httpStatusCode": response.status,
+        "referenceId": reference_id,
+    }
+
+
+def _is_json(response: Response) -> bool:
+    return "json" in (response.headers.get("Content-Type") or "json")
+
+
+def _error_entry(reference_id: Any, error: SalesforceError) -> dict[str, Any]:
+    return _subrequest_response(reference_id, error_response(error))
+
+
+def _execute(call: Call, sub: dict[str, Any], results: dict[str, Any]) -> Response:
+    """Run one subrequest through the router (inside the composite's lock)."""
+    method = str(sub.get("method") or "").upper()
+    url = resolve_references(sub.get("url") or "", results)
+    parts = urlsplit(url)
+    match = _SUBREQUEST_URL.match(unquote(parts.path))
+    if not match or method not in ("GET", "POST", "PATCH", "PUT", "DELETE", "HEAD"):
+        raise SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404)
+    body = sub.get("body")
+    payload = b"" if body is None else json.dumps(resolve_references(body, results)).encode("utf-8")
+    headers = Headers({"Content-Type": "application/json"})
+    for key, value in (sub.get("httpHeaders") or {}).items():
+        headers[str(key)] = str(value)
+    request = Request(
+        method=method,
+        path=unquote(parts.path),
+        query=parse_qs(parts.query, keep_blank_values=True),
+        headers=headers,
+        body=payload,
+        instance_url=call.request.instance_url,
+    )
+    from emulator.rest import versions
+
+    if not versions.is_supported(match.group("version")):
+        raise SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404)
+    rest = match.group("rest").strip("/")
+    if rest.lower().startswith("composite") and not rest.lower().startswith("composite/sobjects"):
+        raise SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404)
+    response = call.router.dispatch(request, match.group("version"), rest)
+    if response.status == 201 and _is_json(response) and response.body:
+        created = json.loads(response.body)
+        if isinstance(created, dict) and created.get("id") and "/sobjects/" in request.path:
+            obj_name = rest.split("/")[1]
+            obj = call.org.schema.get(obj_name)
+            if obj is not None:
+                response.headers["Location"] = (
+                    f"/services/data/v{match.group('version')}/sobjects/{obj.name}/{created['id']}"
+                )
+    return response
+
+
+def composite(call: Call) -> Response:
+    """``POST composite``."""
+    data = call.request.json()
+    if not isinstance(data, dict) or not isinstance(data.get("compositeRequest"), list):
+        raise SalesforceError(
+            "JSON_PARSER_ERROR",
+            "Cannot deserialize instance of Composite Request: compositeRequest is required",
+        )
+    subrequests = data["compositeRequest"]
+    all_or_none = bool(data.get("allOrNone"))
+    entries: list[dict[str, Any] | None] = [None] * len(subrequests)
+    bodies: dict[str, Any] = {}
+    failed: int | None = None
+    try:
+        with call.org.transaction() if all_or_none else contextlib.nullcontext():
+            for index, sub in enumerate(subrequests):
+                if not isinstance(sub, dict):
+                    sub = {}
+                reference_id = sub.get("referenceId")
+                try:
+                    response = _execute(call, sub, bodies)
+                except SalesforceError as exc:
+                    response = error_response(exc)
+                entries[index] = _subrequest_response(reference_id, response)
+                if response.status < 400 and isinstance(reference_id, str):
+                    bodies[reference_id] = entries[index]["body"]
+                if response.status >= 400 and all_or_none:
+                    failed = index
+                    raise _Halt
+    except _Halt:
+        pass
+    if failed is not None:
+        for index, sub in enumerate(subrequests):
+            if index != failed:
+                reference_id = sub.get("referenceId") if isinstance(sub, dict) else None
+                entries[index] = _error_entry(reference_id, _halted(ROLLED_BACK))
+    return Response(
+        200,
+        Headers({"Content-Type": "application/json;charset=UTF-8"}),
+        json.dumps({"compositeResponse": entries}, separators=(",", ":")).encode("utf-8"),
+    )
+
+
+ROUTES = [Route(r"composite", POST=composite)]

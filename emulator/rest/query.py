@@ -1,0 +1,85 @@
+"""SOQL and SOSL over REST: ``query``, ``queryAll``, ``query/<locator>``, ``search``.
+
+REST API Developer Guide, resources_query.htm, resources_queryall.htm, resources_search.htm
+and headers_queryoptions.htm: ``GET query?q=SOQL`` answers ``{totalSize, done, records
+[, nextRecordsUrl]}``; ``queryAll`` also returns deleted rows; the locator in
+``nextRecordsUrl`` pages on; ``Sforce-Query-Options: batchSize=N`` sets the page size.
+The engines (``emulator.soql``, ``emulator.sosl``) build the bodies; this module only maps
+URLs and headers to them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+
+from emulator.errors import SalesforceError
+from emulator.rest.messages import Response, json_response
+from emulator.rest.routing import Call, Route
+
+DEFAULT_BATCH_SIZE = 2000
+_BATCH_SIZE = re.compile(r"batchSize\s*=\s*(\d+)", re.IGNORECASE)
+
+
+def batch_size(call: Call) -> int:
+    """The page size the client asked for with ``Sforce-Query-Options: batchSize=N`` (default 2000)."""
+    header = call.request.headers.get("Sforce-Query-Options") or ""
+    match = _BATCH_SIZE.search(header)
+    return int(match.group(1)) if match else DEFAULT_BATCH_SIZE
+
+
+def _soql():
+    return importlib.import_module("emulator.soql")
+
+
+def _query_text(call: Call) -> str:
+    q = call.request.param("q")
+    if q is None or not q.strip():
+        raise SalesforceError("MALFORMED_QUERY", "A query string has to be specified")
+    return q
+
+
+def run_query(call: Call, include_deleted: bool) -> Response:
+    body = _soql().query(
+        call.org,
+        _query_text(call),
+        include_deleted=include_deleted,
+        batch_size=batch_size(call),
+        api_version=call.version,
+    )
+    return json_response(200, body)
+
+
+def query(call: Call) -> Response:
+    """``GET query?q=``."""
+    return run_query(call, include_deleted=False)
+
+
+def query_all(call: Call) -> Response:
+    """``GET queryAll?q=``: deleted and archived rows too."""
+    return run_query(call, include_deleted=True)
+
+
+def query_more(call: Call, locator: str) -> Response:
+    """``GET query/<locator>`` (or ``queryAll/<locator>``): the next page of a query."""
+    return json_response(200, _soql().query_more(call.org, locator, api_version=call.version))
+
+
+def search(call: Call) -> Response:
+    """``GET search?q=FIND ...``; an emulator built without the SOSL engine has no search resource."""
+    q = call.request.param("q")
+    try:
+        engine = importlib.import_module("emulator.sosl")
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith("emulator.sosl"):
+            raise SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404) from None
+        raise
+    return json_response(200, engine.search(call.org, q or "", api_version=call.version))
+
+
+ROUTES = [
+    Route(r"query", GET=query),
+    Route(r"queryAll", GET=query_all),
+    Route(r"(?:query|queryAll)/(?P<locator>[^/]+)", GET=query_more),
+    Route(r"search", GET=search),
+]

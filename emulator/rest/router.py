@@ -1,0 +1,188 @@
+"""The REST router: one :class:`Request` in, one :class:`Response` out, for one emulated org.
+
+Paths handled: ``/services/data`` (versions), ``/services/data/vXX.X[/...]`` (the data API:
+resources declared by the modules in :data:`RESOURCE_MODULES`), ``/services/Soap/u/XX.X``
+and ``/services/oauth2/token`` (logins). Every data call needs a session the router issued
+(``Authorization: Bearer <sid>``, or ``X-SFDC-Session`` as Bulk API 1.0 clients send it);
+without one the answer is 401 ``INVALID_SESSION_ID``, the only code on which
+simple-salesforce logs in again. Each call runs under the org's lock, so concurrent clients
+never interleave a multi-statement write; every error ends as Salesforce's JSON array.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import re
+import secrets
+import threading
+from typing import TYPE_CHECKING
+
+from emulator.errors import SalesforceError
+from emulator.rest import versions
+from emulator.rest.messages import Request, Response, error_response
+from emulator.rest.routing import Call, Route, method_not_allowed
+
+if TYPE_CHECKING:
+    from emulator.store.org import Org
+
+log = logging.getLogger(__name__)
+
+RESOURCE_MODULES = (
+    "emulator.rest.describe",
+    "emulator.rest.sobjects",
+    "emulator.rest.query",
+    "emulator.rest.composite",
+    "emulator.rest.collections",
+    "emulator.rest.tree",
+    "emulator.rest.bulk2",
+)
+"""Modules exposing ``ROUTES``; their order decides which pattern wins when two match."""
+
+DAILY_API_REQUESTS = 15000
+"""A Developer Edition org's daily API request allowance (reported in Sforce-Limit-Info and /limits)."""
+
+_DATA_PATH = re.compile(r"^/services/data/v(?P<version>[^/]+)(?:/(?P<rest>.*))?$")
+_SOAP_LOGIN = re.compile(r"^/services/Soap/u/(?P<version>[^/]+)/?$", re.IGNORECASE)
+_OAUTH_TOKEN = re.compile(r"^/services/oauth2/token/?$", re.IGNORECASE)
+
+_routes: list[Route] | None = None
+_routes_lock = threading.Lock()
+
+
+def all_routes() -> list[Route]:
+    """Every data-API route, in declaration order (imported once)."""
+    global _routes
+    with _routes_lock:
+        if _routes is None:
+            collected: list[Route] = []
+            for name in RESOURCE_MODULES:
+                collected.extend(importlib.import_module(name).ROUTES)
+            _routes = collected
+    return _routes
+
+
+class Router:
+    """Answers REST calls for one org; see the module docstring for what it serves."""
+
+    def __init__(self, org: Org, *, accept_any_session: bool = False) -> None:
+        self.org = org
+        self.accept_any_session = accept_any_session
+        """True (the ``responses`` mock) to take any non-empty session id, as a test double should."""
+        self._sessions: set[str] = set()
+        self._state_lock = threading.Lock()
+        self.api_requests = 0
+        """Data-API calls answered so far (what Sforce-Limit-Info reports as used)."""
+        self.state: dict[str, object] = {}
+        """Per-router state resources keep (Bulk 2.0 jobs ...)."""
+
+    @classmethod
+    def for_org(cls, org: Org) -> Router:
+        """The org's shared router: clients of one org see the same sessions and Bulk jobs."""
+        with org.lock:
+            router = org.cache.get("rest.router")
+            if router is None:
+                router = org.cache["rest.router"] = cls(org)
+            return router
+
+    # ------------------------------------------------------------------ sessions
+    def issue_session(self, session_id: str | None = None) -> str:
+        """Register ``session_id`` (or a fresh one shaped like Salesforce's) and return it."""
+        if session_id is None:
+            org_id = _organization_id(self.org)
+            session_id = f"{org_id[:15]}!{secrets.token_urlsafe(72)}"
+        with self._state_lock:
+            self._sessions.add(session_id)
+        return session_id
+
+    def accepts(self, session_id: str | None) -> bool:
+        """True when ``session_id`` may call this org."""
+        if not session_id:
+            return False
+        return self.accept_any_session or session_id in self._sessions
+
+    def session_of(self, request: Request) -> str | None:
+        """The session id a request carries (``Bearer``/``OAuth`` authorization or ``X-SFDC-Session``)."""
+        auth = request.headers.get("Authorization")
+        if auth:
+            scheme, _, token = auth.strip().partition(" ")
+            if scheme.lower() in ("bearer", "oauth") and token.strip():
+                return token.strip()
+        return request.headers.get("X-SFDC-Session") or None
+
+    # ------------------------------------------------------------------ dispatch
+    def handle(self, request: Request) -> Response:
+        """Answer one request; never raises."""
+        try:
+            response = self._handle(request)
+        except SalesforceError as exc:
+            response = error_response(exc)
+        except Exception:
+            log.exception("unexpected error answering %s %s", request.method, request.path)
+            error_id = (
+                f"{secrets.randbelow(10**10)}-{secrets.randbelow(10**5)} ({-secrets.randbelow(10**10)})"
+            )
+            response = error_response(
+                SalesforceError(
+                    "UNKNOWN_EXCEPTION",
+                    f"An unexpected error occurred. Please include this ErrorId if you contact support: {error_id}",
+                    status=500,
+                )
+            )
+        if request.method == "HEAD":
+            response.body = b""
+        return response
+
+    def _handle(self, request: Request) -> Response:
+        path = request.path
+        if path.rstrip("/") == "/services/data":
+            return versions.versions_response()
+        match = _DATA_PATH.match(path)
+        if match:
+            return self._data_call(request, match.group("version"), (match.group("rest") or "").strip("/"))
+        if _SOAP_LOGIN.match(path) or _OAUTH_TOKEN.match(path):
+            from emulator.rest import login
+
+            return login.handle(self, request)
+        raise _not_found()
+
+    def _data_call(self, request: Request, version: str, rest: str) -> Response:
+        if not versions.is_supported(version):
+            raise _not_found()
+        if not self.accepts(self.session_of(request)):
+            raise SalesforceError("INVALID_SESSION_ID", "Session expired or invalid", status=401)
+        with self._state_lock:
+            self.api_requests += 1
+            used = self.api_requests
+        response = self.dispatch(request, version, rest)
+        response.headers["Sforce-Limit-Info"] = f"api-usage={used}/{DAILY_API_REQUESTS}"
+        return response
+
+    def dispatch(self, request: Request, version: str, rest: str) -> Response:
+        """Route an authenticated data call (``rest`` is the path after ``vXX.X/``) under the org's lock."""
+        if rest == "":
+            if request.method not in ("GET", "HEAD"):
+                raise method_not_allowed(request.method, Route("", GET=lambda call: None))
+            return versions.resources_response(version)
+        method = "GET" if request.method == "HEAD" else request.method
+        for route in all_routes():
+            match = route.pattern.match(rest)
+            if not match:
+                continue
+            handler = route.handlers.get(method)
+            if handler is None:
+                raise method_not_allowed(request.method, route)
+            call = Call(request=request, org=self.org, router=self, version=version)
+            with self.org.lock:
+                return handler(call, **match.groupdict())
+        raise _not_found()
+
+
+def _not_found() -> SalesforceError:
+    return SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404)
+
+
+def _organization_id(org: Org) -> str:
+    from emulator.store.seed import ORGANIZATION_ID
+
+    return ORGANIZATION_ID

@@ -1,0 +1,232 @@
+"""Records: ``sobjects/<Object>[/<Id> | /<ExternalIdField>/<value>]``.
+
+REST API Developer Guide, "sObject Rows" and "sObject Rows by External ID"
+(resources_sobject_retrieve.htm, resources_sobject_upsert.htm, dome_upsert.htm):
+
+- ``POST sobjects/X`` creates: 201 ``{"id", "success": true, "errors": []}``;
+- ``GET sobjects/X/<Id>[?fields=A,B]``: 200 the record with ``attributes``, fields in describe order;
+- ``PATCH sobjects/X/<Id>``: 204; ``DELETE``: 204 (to the recycle bin);
+- ``PATCH sobjects/X/<Field>/<value>`` upserts: no match 201 (``created: true``), one match 200
+  (``created: false``; 204 before API 46.0), several 300 with the matching records' URLs;
+  a field that is not an external id: 404 ``Provided external ID field does not exist or is not
+  accessible: <Field>``; ``POST sobjects/X/Id`` creates (API 37.0+);
+- ``GET``/``DELETE sobjects/X/<Field>/<value>`` act on the one record with that value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from emulator import ids
+from emulator.errors import SalesforceError, not_found
+from emulator.rest.describe import basic_info
+from emulator.rest.messages import Headers, Response, empty_response, json_response
+from emulator.rest.routing import Call, Route, method_not_allowed
+from emulator.store.coerce import coerce
+from emulator.store.ddl import quote
+from emulator.wire import to_json
+from metadata.model import Field, SObject
+
+UPSERT_RETURNS_200 = 46.0
+"""From API 46.0 an upsert that updates answers 200 with a body instead of 204."""
+
+_TEXT_TYPES = {"string", "email", "phone", "url", "textarea", "picklist", "combobox", "encryptedstring"}
+
+
+# ---------------------------------------------------------------------------- rendering
+def render_record(call: Call, obj: SObject, values: dict[str, Any], record_id: str) -> dict[str, Any]:
+    """A record as REST returns it: ``attributes`` first, then the fields in the order given."""
+    url = call.record_url(obj.name, record_id)
+    out: dict[str, Any] = {"attributes": {"type": obj.name, "url": url}}
+    for name, value in values.items():
+        f = obj.field(name)
+        if f is not None and f.type == "base64" and value is not None:
+            # Blobs are not inlined: the record points at the blob's own resource.
+            out[name] = f"{url}/{f.name}"
+        elif isinstance(value, dict):
+            out[name] = {key: to_json(v) for key, v in value.items()}
+        else:
+            out[name] = to_json(value)
+    return out
+
+
+def save_result(record_id: str, created: bool | None = None) -> dict[str, Any]:
+    """``{"id", "success": true, "errors": []}`` (plus ``created`` for an upsert)."""
+    body: dict[str, Any] = {"id": record_id, "success": True, "errors": []}
+    if created is not None:
+        body["created"] = created
+    return body
+
+
+def body_object(call: Call) -> dict[str, Any]:
+    """The request body as a JSON object, or JSON_PARSER_ERROR as a real org answers a non-object."""
+    data = call.request.json()
+    if not isinstance(data, dict):
+        kind = "START_ARRAY" if isinstance(data, list) else "VALUE_STRING"
+        raise SalesforceError(
+            "JSON_PARSER_ERROR",
+            f"Cannot deserialize instance of sObject from {kind} value [line:1, column:1]",
+        )
+    return data
+
+
+def own_record_id(obj: SObject, text: str) -> str | None:
+    """The 18-character Id ``text`` names when it is an Id of ``obj``, else None."""
+    canonical = ids.normalize(text)
+    if canonical is None or not obj.keyPrefix or not canonical.startswith(obj.keyPrefix):
+        return None
+    return canonical
+
+
+def no_such_external_id_field(name: str) -> SalesforceError:
+    return SalesforceError(
+        "NOT_FOUND", f"Provided external ID field does not exist or is not accessible: {name}", status=404
+    )
+
+
+def _deleted_is_not_found(exc: SalesforceError) -> SalesforceError:
+    """A write to a record in the recycle bin answers 404 ENTITY_IS_DELETED on the record's URL."""
+    if exc.error_code == "ENTITY_IS_DELETED":
+        exc.status = 404
+    return exc
+
+
+# ---------------------------------------------------------------------------- handlers
+def object_info(call: Call, name: str) -> Response:
+    return basic_info(call, name)
+
+
+def create(call: Call, name: str) -> Response:
+    obj = call.sobject(name)
+    record_id = call.org.insert(obj.name, body_object(call))
+    return json_response(201, save_result(record_id))
+
+
+def record(call: Call, name: str, ref: str) -> Response:
+    """GET/PATCH/DELETE ``sobjects/X/<Id>``."""
+    obj = call.sobject(name)
+    method = call.request.method
+    if ref.lower() == "id" and method == "POST":
+        record_id = call.org.insert(obj.name, body_object(call))
+        return json_response(201, save_result(record_id, created=True))
+    if method == "POST":
+        raise method_not_allowed(method, ROUTES[1])
+    record_id = own_record_id(obj, ref)
+    if record_id is None:
+        raise no_such_external_id_field(ref)
+    if method in ("GET", "HEAD"):
+        fields_param = call.request.param("fields")
+        fields = [f.strip() for f in fields_param.split(",") if f.strip()] if fields_param else None
+        values = call.org.get(obj.name, record_id, fields)
+        return json_response(200, render_record(call, obj, values, record_id))
+    if method == "PATCH":
+        try:
+            call.org.update(obj.name, record_id, body_object(call))
+        except SalesforceError as exc:
+            raise _deleted_is_not_found(exc) from None
+        return empty_response(204)
+    try:
+        call.org.delete(obj.name, record_id)
+    except SalesforceError as exc:
+        raise _deleted_is_not_found(exc) from None
+    return empty_response(204)
+
+
+def by_external_id(call: Call, name: str, field: str, value: str) -> Response:
+    """``sobjects/X/<Field>/<value>``: upsert (PATCH), get, delete; or a blob ``sobjects/X/<Id>/<Body>``."""
+    obj = call.sobject(name)
+    method = call.request.method
+    blob = _blob_field(obj, field, value)
+    if blob is not None:
+        if method not in ("GET", "HEAD"):
+            raise method_not_allowed(method, Route("", GET=by_external_id))
+        record_id, blob_field = blob
+        data = call.org.get(obj.name, record_id, [blob_field.name])[blob_field.name]
+        return Response(200, Headers({"Content-Type": "application/octetstream"}), bytes(data or b""))
+    key = external_id_field(obj, field)
+    if method == "PATCH":
+        return upsert(call, obj, key, value, body_object(call))
+    matches = find_by_external_id(call, obj, key, value)
+    if not matches:
+        raise not_found()
+    if len(matches) > 1:
+        return json_response(300, [call.record_url(obj.name, m) for m in matches])
+    if method == "DELETE":
+        call.org.delete(obj.name, matches[0])
+        return empty_response(204)
+    values = call.org.get(obj.name, matches[0])
+    return json_response(200, render_record(call, obj, values, matches[0]))
+
+
+def _blob_field(obj: SObject, first: str, second: str) -> tuple[str, Field] | None:
+    record_id = own_record_id(obj, first)
+    f = obj.field(second) if "/" not in second else None
+    if record_id is None or f is None or f.type != "base64":
+        return None
+    return record_id, f
+
+
+# ---------------------------------------------------------------------------- external ids
+def external_id_field(obj: SObject, name: str) -> Field:
+    """The field an upsert or lookup may key on: ``Id`` or an External ID field; else 404 NOT_FOUND."""
+    f = obj.field(name)
+    if f is None or not (f.externalId or f.name == "Id"):
+        raise no_such_external_id_field(name)
+    return f
+
+
+def find_by_external_id(call: Call, obj: SObject, field: Field, value: Any) -> list[str]:
+    """Ids of live records whose ``field`` equals ``value`` (case-insensitively unless the field is case-sensitive)."""
+    if field.name == "Id":
+        record_id = own_record_id(obj, value) if isinstance(value, str) else None
+        if record_id is None:
+            return []
+        typed: Any = record_id
+    else:
+        try:
+            typed = coerce(field, value)
+        except SalesforceError:
+            return []
+    if typed is None:
+        return []
+    column = quote(field.name)
+    live = ' AND NOT coalesce("IsDeleted", false)' if obj.field("IsDeleted") is not None else ""
+    if field.type in _TEXT_TYPES and not field.caseSensitive:
+        where, param = f"lower({column}) = lower(?)", str(typed)
+    else:
+        where, param = f"{column} = ?", typed
+    rows = call.org.con.execute(
+        f'SELECT "Id" FROM {quote(obj.name)} WHERE {where}{live} ORDER BY "Id"', [param]
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def upsert(call: Call, obj: SObject, field: Field, value: str, body: dict[str, Any]) -> Response:
+    """Insert or update the record keyed by ``field`` = ``value`` (see the module docstring for statuses)."""
+    matches = find_by_external_id(call, obj, field, value)
+    if len(matches) > 1:
+        return json_response(300, [call.record_url(obj.name, m) for m in matches])
+    if not matches:
+        if field.name == "Id":
+            raise not_found()
+        values = {k: v for k, v in body.items() if obj.field(k) is None or obj.field(k).name != field.name}
+        values[field.name] = value
+        record_id = call.org.insert(obj.name, values)
+        return json_response(201, save_result(record_id, created=True))
+    changes = {k: v for k, v in body.items() if obj.field(k) is None or obj.field(k).name != field.name}
+    call.org.update(obj.name, matches[0], changes)
+    if call.api_version_number < UPSERT_RETURNS_200:
+        return empty_response(204)
+    return json_response(200, save_result(matches[0], created=False))
+
+
+ROUTES = [
+    Route(r"sobjects/(?P<name>[^/]+)", GET=object_info, POST=create),
+    Route(r"sobjects/(?P<name>[^/]+)/(?P<ref>[^/]+)", GET=record, PATCH=record, DELETE=record, POST=record),
+    Route(
+        r"sobjects/(?P<name>[^/]+)/(?P<field>[^/]+)/(?P<value>.+)",
+        GET=by_external_id,
+        PATCH=by_external_id,
+        DELETE=by_external_id,
+    ),
+]

@@ -1,0 +1,51 @@
+"""API versions the emulator answers, and the two resources that list what is available.
+
+``GET /services/data`` lists versions as ``[{"label": "Winter '25", "url": "/services/data/v62.0",
+"version": "62.0"}, ...]`` and ``GET /services/data/vXX.X`` maps resource names to their URLs
+(REST API Developer Guide, "Versions" and "Resources by Version").
+"""
+
+from __future__ import annotations
+
+from emulator.rest.messages import Response, json_response
+
+OLDEST_VERSION = 31
+"""Summer '14: the oldest version still served by Salesforce's REST API (older ones are retired)."""
+NEWEST_VERSION = 62
+"""Winter '25: the version the emulator's metadata was taken at."""
+DEFAULT_VERSION = f"{NEWEST_VERSION}.0"
+
+_SEASONS = ("Winter", "Spring", "Summer")
+
+
+def release_label(major: int) -> str:
+    """The release name of an API version: three releases a year, v32.0 was Winter '15."""
+    offset = major - 32
+    year = 15 + offset // 3
+    return f"{_SEASONS[offset % 3]} '{year:02d}"
+
+
+def is_supported(version: str) -> bool:
+    """True for ``XX.0`` between the oldest and the newest served version."""
+    major, _, minor = version.partition(".")
+    return major.isdigit() and minor == "0" and OLDEST_VERSION <= int(major) <= NEWEST_VERSION
+
+
+def versions_response() -> Response:
+    """``GET /services/data``: every served version, oldest first."""
+    return json_response(
+        200,
+        [
+            {"label": release_label(v), "url": f"/services/data/v{v}.0", "version": f"{v}.0"}
+            for v in range(OLDEST_VERSION, NEWEST_VERSION + 1)
+        ],
+    )
+
+
+_RESOURCES = ("sobjects", "query", "queryAll", "search", "composite", "limits")
+"""The subset of a real org's resource list that the emulator serves (Bulk 2.0 lives under ``jobs/``)."""
+
+
+def resources_response(version: str) -> Response:
+    """``GET /services/data/vXX.X``: resource name -> URL."""
+    return json_response(200, {name: f"/services/data/v{version}/{name}" for name in _RESOURCES})
