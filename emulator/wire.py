@@ -44,6 +44,8 @@ def to_json(value: Any) -> Any:
         return value.isoformat()
     if isinstance(value, dt.time):
         return format_time(value)
+    if isinstance(value, list):
+        return [to_json(v) for v in value]
     if isinstance(value, (bytes, bytearray)):
         import base64
 

@@ -293,3 +293,47 @@ def test_an_org_file_survives_reopening(tmp_path):
     assert Org.open(copy).count("Account") == 2
     with pytest.raises(FileExistsError):
         Org.new(path=path)
+
+
+def test_order_values_a_real_org_computes(org):
+    """PricebookEntry.Name comes from its product; OrderItem.TotalPrice = Quantity x UnitPrice;
+    Order.TotalAmount rolls up its items; StatusCode follows Status (Object Reference: Order, OrderItem)."""
+    product = org.insert("Product2", {"Name": "Trail Jacket", "ProductCode": "TJ-1"})
+    entry = org.insert(
+        "PricebookEntry",
+        {"Pricebook2Id": STANDARD_PRICEBOOK_ID, "Product2Id": product, "UnitPrice": 80, "IsActive": True},
+    )
+    assert org.get("PricebookEntry", entry, ["Name", "ProductCode"]) == {
+        "Name": "Trail Jacket",
+        "ProductCode": "TJ-1",
+    }
+    account = org.insert("Account", {"Name": "Acme"})
+    order = org.insert(
+        "Order",
+        {
+            "AccountId": account,
+            "EffectiveDate": "2024-01-05",
+            "Status": "Draft",
+            "Pricebook2Id": STANDARD_PRICEBOOK_ID,
+        },
+    )
+    item = org.insert(
+        "OrderItem", {"OrderId": order, "PricebookEntryId": entry, "Quantity": 2, "UnitPrice": 75}
+    )
+    assert float(org.get("OrderItem", item)["TotalPrice"]) == 150.0
+    assert float(org.get("OrderItem", item)["ListPrice"]) == 80.0
+    assert float(org.get("Order", order)["TotalAmount"]) == 150.0
+    org.update("OrderItem", item, {"Quantity": 3})
+    assert float(org.get("Order", order)["TotalAmount"]) == 225.0
+    org.delete("OrderItem", item)
+    assert float(org.get("Order", order)["TotalAmount"]) == 0.0
+    org.update("Order", order, {"Status": "Activated"})
+    assert org.get("Order", order)["StatusCode"] == "Activated"
+
+
+def test_junction_id_lists_hold_several_ids(org):
+    case = org.insert("Case", {"Subject": "x"})
+    message = org.insert(
+        "EmailMessage", {"ParentId": case, "Subject": "hi", "Status": "3", "ToIds": [org.user_id]}
+    )
+    assert org.get("EmailMessage", message)["ToIds"] == [org.user_id]

@@ -84,6 +84,11 @@ def coerce(field: Field, value: Any) -> Any:
         return _text(field, value)
     if ftype in ("id", "reference"):
         return _reference(field, value)
+    if ftype == "junctionidlist":
+        items = value.replace(";", ",").split(",") if isinstance(value, str) else value
+        if not isinstance(items, list):
+            raise deserialize_error(field, value)
+        return [_reference(field, item.strip() if isinstance(item, str) else item) for item in items if item]
     if ftype == "boolean":
         if isinstance(value, bool):
             return value

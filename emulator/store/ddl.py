@@ -26,6 +26,8 @@ def column_type(field: Field) -> str:
         precision = min(max(field.precision or 18, 1), 38)
         scale = min(field.scale or 0, precision)
         return f"DECIMAL({precision},{scale})"
+    if field.type == "junctionidlist":
+        return "VARCHAR[]"  # a list of Ids (EmailMessage.ToIds); REST sends it as a JSON array
     return _TYPES.get(field.type, "VARCHAR")
 
 

@@ -4,7 +4,12 @@
 - ``Account.IsPersonAccount`` from the record type;
 - ``Case.IsClosed`` from Status, and ``Case.ClosedDate`` stamped when a case closes
   (kept if the client set it: the org allows audit fields on create);
-- picklist and checkbox defaults, auto-numbers.
+- picklist and checkbox defaults, auto-numbers;
+- ``Order.StatusCode`` from Status and ``ActivatedDate`` when an order activates;
+  ``OrderItem.TotalPrice`` (Quantity x UnitPrice); values copied from parents
+  (``PricebookEntry.Name``/``ProductCode`` from the product, ``OrderItem.ListPrice`` from the
+  price book entry) and the roll-up ``Order.TotalAmount`` are filled by :mod:`emulator.store.dml`,
+  which can read the parents.
 """
 
 from __future__ import annotations
@@ -70,3 +75,12 @@ def derive(obj: SObject, row: dict[str, Any], previous: dict[str, Any] | None, n
             row["ClosedDate"] = now
         elif not closed and was_closed:
             row["ClosedDate"] = None
+    if obj.name == "Order" and obj.field("StatusCode") is not None and row.get("Status"):
+        row["StatusCode"] = "Activated" if row["Status"] == "Activated" else "Draft"
+        if row["StatusCode"] == "Activated" and not row.get("ActivatedDate"):
+            row["ActivatedDate"] = now
+        if row.get("TotalAmount") is None and obj.field("TotalAmount") is not None:
+            row["TotalAmount"] = 0
+    if obj.name == "OrderItem" and obj.field("TotalPrice") is not None:
+        quantity, price = row.get("Quantity"), row.get("UnitPrice")
+        row["TotalPrice"] = quantity * price if quantity is not None and price is not None else None

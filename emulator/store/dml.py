@@ -80,11 +80,13 @@ def insert_many(
                 results[index] = exc
         good = [(index, row) for index, row in prepared if results[index] is None]
         if good:
+            fill_from_parents(org, obj, [row for _, row in good])
             with org.transaction():
                 org.before_write(obj.name)
                 write_rows(org, obj, [row for _, row in good])
                 org.notify(obj.name, [row["Id"] for _, row in good], "insert")
                 _create_person_contacts(org, obj, [row for _, row in good], now)
+                roll_up(org, obj, [row for _, row in good])
         for index, row in good:
             results[index] = row["Id"]
     return results  # type: ignore[return-value]
@@ -214,6 +216,56 @@ def _reference_errors(
                 errors[index] = entity_is_deleted()
                 break
     return errors
+
+
+_COPIED_FROM_PARENT: dict[str, tuple[str, str, dict[str, str]]] = {
+    "PricebookEntry": ("Product2Id", "Product2", {"Name": "Name", "ProductCode": "ProductCode"}),
+    "OrderItem": ("PricebookEntryId", "PricebookEntry", {"ListPrice": "UnitPrice"}),
+}
+"""child object -> (reference field, parent object, {child field: parent field}) a real org copies on write."""
+
+
+def fill_from_parents(org: Org, obj: SObject, rows: list[dict[str, Any]]) -> None:
+    """Copy the values a real org takes from a parent (PricebookEntry.Name from its product ...)."""
+    spec = _COPIED_FROM_PARENT.get(obj.name)
+    parent = org.schema.get(spec[1]) if spec else None
+    if spec is None or parent is None:
+        return
+    reference, _, mapping = spec
+    mapping = {k: v for k, v in mapping.items() if obj.field(k) is not None and parent.field(v) is not None}
+    wanted = sorted({row[reference] for row in rows if row.get(reference)})
+    if not wanted or not mapping:
+        return
+    columns = ", ".join(quote(v) for v in mapping.values())
+    found = {
+        r[0]: r[1:]
+        for r in org.con.execute(
+            f'SELECT "Id", {columns} FROM {org.table_sql(parent.name)} WHERE "Id" IN ({", ".join("?" * len(wanted))})',
+            wanted,
+        ).fetchall()
+    }
+    for row in rows:
+        values = found.get(row.get(reference))
+        if values is not None:
+            for target, value in zip(mapping, values):
+                row[target] = value
+
+
+def roll_up(org: Org, obj: SObject, rows: list[dict[str, Any]]) -> None:
+    """Recompute roll-up summaries of parents whose children changed: Order.TotalAmount from its items."""
+    order = org.schema.get("Order")
+    if obj.name != "OrderItem" or order is None or order.field("TotalAmount") is None:
+        return
+    order_ids = sorted({row["OrderId"] for row in rows if row.get("OrderId")})
+    if not order_ids:
+        return
+    org.before_write(order.name)
+    org.con.execute(
+        f'UPDATE {quote(order.name)} SET "TotalAmount" = (SELECT coalesce(sum(i."TotalPrice"), 0) '
+        f'FROM {org.table_sql(obj.name)} i WHERE i."OrderId" = {quote(order.name)}."Id" AND NOT i."IsDeleted") '
+        f'WHERE "Id" IN ({", ".join("?" * len(order_ids))})',
+        order_ids,
+    )
 
 
 def write_rows(org: Org, obj: SObject, rows: list[dict[str, Any]]) -> None:
@@ -389,6 +441,8 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
         missing = [f.name for f in _required_fields(obj, merged) if merged.get(f.name) is None]
         if missing:
             raise required_missing(missing)
+        if _COPIED_FROM_PARENT.get(obj.name, ("",))[0] in changes:
+            fill_from_parents(org, obj, [merged])
         changed_refs = {k: v for k, v in changes.items() if obj.field(k).is_reference}
         if changed_refs:
             errors = _reference_errors(org, obj, [(0, changed_refs)])
@@ -414,6 +468,7 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
                 [merged[f.name] for f in columns] + [current["Id"]],
             )
             org.notify(obj.name, [current["Id"]], "update")
+            roll_up(org, obj, [current, merged])
 
 
 def delete(org: Org, object_name: str, record_id: str) -> None:
@@ -464,6 +519,12 @@ def _soft_delete(org: Org, obj: SObject, record_ids: list[str], deleted: bool) -
         params + [record_ids],
     )
     org.notify(obj.name, record_ids, "delete" if deleted else "undelete")
+    if obj.name == "OrderItem":
+        placeholders = ", ".join("?" * len(record_ids))
+        parents = org.con.execute(
+            f'SELECT DISTINCT "OrderId" FROM {quote(obj.name)} WHERE "Id" IN ({placeholders})', record_ids
+        ).fetchall()
+        roll_up(org, obj, [{"OrderId": r[0]} for r in parents])
     for rel in obj.childRelationships:
         if not rel.cascadeDelete:
             continue
