@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
-
-import requests
-from simple_salesforce import Salesforce
+from typing import TYPE_CHECKING, Any
 
 from crmarena_sf.orgs import resolve_org
-from emulator.rest.versions import DEFAULT_VERSION
+
+if TYPE_CHECKING:
+    import requests
+    from simple_salesforce import Salesforce
+
+DEFAULT_VERSION = "62.0"
+"""The API version both backends use unless told otherwise (the emulator's newest, see emulator.rest.versions)."""
 
 EMULATOR_INSTANCE_URL = "https://crmarena-sf.my.salesforce.com"
 """Where an emulated org appears to live (only the mounted adapter ever answers it)."""
@@ -61,6 +64,9 @@ def connect_emulator(
     session: requests.Session | None = None,
 ) -> Salesforce:
     """An emulated org behind a transport adapter mounted on the client's session."""
+    import requests
+    from simple_salesforce import Salesforce
+
     from emulator.rest.adapter import EmulatorAdapter
     from emulator.rest.router import Router
 
@@ -87,6 +93,8 @@ def connect_salesforce(
     *, version: str = DEFAULT_VERSION, env_file: str | Path | None = ".env", session=None, **credentials: Any
 ) -> Salesforce:
     """A real org: username + password + security token, or instance URL + session id."""
+    from simple_salesforce import Salesforce
+
     values = _credentials(credentials, env_file)
     common: dict[str, Any] = {"version": version}
     if session is not None:

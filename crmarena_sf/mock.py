@@ -24,11 +24,7 @@ import inspect
 import re
 from typing import Any
 
-import responses
-
 from crmarena_sf.orgs import resolve_org
-from emulator.rest.adapter import body_bytes
-from emulator.rest.messages import Request
 
 MOCK_INSTANCE_URL = "https://crmarena-sf.my.salesforce.com"
 SALESFORCE_HOSTS = re.compile(
@@ -49,9 +45,11 @@ class MockSalesforce:
         self.org = None
         self.router = None
         self.session_id: str | None = None
-        self._mock: responses.RequestsMock | None = None
+        self._mock = None
 
     def __enter__(self) -> MockSalesforce:
+        import responses
+
         from emulator.rest.router import Router
 
         self.org = resolve_org(self._org_name)
@@ -93,6 +91,9 @@ class MockSalesforce:
         return wrapper
 
     def _answer(self, prepared) -> tuple[int, dict[str, str], bytes]:
+        from emulator.rest.adapter import body_bytes
+        from emulator.rest.messages import Request
+
         request = Request.from_url(
             prepared.method,
             prepared.url,

@@ -1,0 +1,144 @@
+"""``crmarena-sf query "SOQL"`` and ``crmarena-sf search "SOSL"``: results as a table or ``--json``.
+
+Both go through the front door (``connect()``), so they answer exactly what an agent's
+simple-salesforce client would get, from the embedded emulator or ``--backend salesforce``.
+Every page of a query is fetched; ``--json`` prints ``{totalSize, done, records}``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from crmarena_sf.cli.errors import EXIT_FAILED, CliError
+from crmarena_sf.orgs import ORG_HELP
+
+MAX_CELL = 60
+"""Longest cell a table shows (``--json`` shows everything)."""
+
+
+def register(subparsers) -> None:
+    query = subparsers.add_parser("query", help="run a SOQL query", description="Run a SOQL query.")
+    query.add_argument("soql", help='the query, e.g. "SELECT Id, Name FROM Account LIMIT 5"')
+    query.add_argument("--include-deleted", action="store_true", help="queryAll: include deleted records")
+    _common(query)
+    query.set_defaults(func=run_query)
+    search = subparsers.add_parser("search", help="run a SOSL search", description="Run a SOSL search.")
+    search.add_argument("sosl", help='the search, e.g. "FIND {Acme} RETURNING Account(Name)"')
+    _common(search)
+    search.set_defaults(func=run_search)
+
+
+def _common(parser) -> None:
+    parser.add_argument("--org", default="crmarena", help=f"the emulated org: {ORG_HELP}")
+    parser.add_argument(
+        "--backend",
+        choices=("emulator", "salesforce"),
+        default="emulator",
+        help="emulator (default) or a real org",
+    )
+    parser.add_argument("--json", action="store_true", help="print the JSON result instead of a table")
+
+
+def run_query(args) -> int:
+    sf = _connect(args)
+    result = _call(lambda: sf.query_all(args.soql, include_deleted=args.include_deleted))
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        return 0
+    records = result["records"]
+    if records:
+        print(format_table(records))
+    print(f"({result['totalSize']} record{'s' if result['totalSize'] != 1 else ''})")
+    return 0
+
+
+def run_search(args) -> int:
+    sf = _connect(args)
+    result = _call(lambda: sf.search(args.sosl)) or {"searchRecords": []}
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        return 0
+    records = result.get("searchRecords", [])
+    if records:
+        print(format_table(records, with_type=True))
+    print(f"({len(records)} record{'s' if len(records) != 1 else ''})")
+    return 0
+
+
+def _connect(args):
+    from crmarena_sf.connect import MissingCredentials, connect
+    from crmarena_sf.orgs import OrgNotFound
+
+    try:
+        if args.backend == "salesforce":
+            return _call(lambda: connect(backend="salesforce"))
+        return connect(args.org)
+    except (OrgNotFound, MissingCredentials) as exc:
+        raise CliError(str(exc)) from None
+
+
+def _call(func):
+    """Run a client call, turning simple-salesforce's exceptions into the CLI's one-line errors."""
+    import requests
+    from simple_salesforce.exceptions import SalesforceAuthenticationFailed, SalesforceError
+
+    from emulator.errors import SalesforceError as EmulatorError
+
+    try:
+        return func()
+    except SalesforceAuthenticationFailed as exc:
+        raise CliError(f"login failed: {exc.code}: {exc.message}", EXIT_FAILED) from None
+    except SalesforceError as exc:
+        content = exc.content
+        if isinstance(content, list) and content and isinstance(content[0], dict):
+            first = content[0]
+            raise EmulatorError(first.get("errorCode", "UNKNOWN"), first.get("message", "")) from None
+        raise CliError(f"HTTP {exc.status}: {content}", EXIT_FAILED) from None
+    except requests.RequestException as exc:
+        raise CliError(f"cannot reach Salesforce: {exc}", EXIT_FAILED) from None
+
+
+def flatten(record: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A REST record as columns: parents as ``Account.Name``, child subqueries as a record count."""
+    out: dict[str, Any] = {}
+    for key, value in record.items():
+        if key == "attributes":
+            continue
+        if isinstance(value, dict) and "records" in value and "totalSize" in value:
+            out[prefix + key] = f"[{value['totalSize']} records]"
+        elif isinstance(value, dict) and "attributes" in value:
+            out.update(flatten(value, f"{prefix}{key}."))
+        elif isinstance(value, dict):
+            out[prefix + key] = json.dumps(value, ensure_ascii=False)
+        else:
+            out[prefix + key] = value
+    return out
+
+
+def cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = str(value).replace("\r", " ").replace("\n", " ")
+    return text if len(text) <= MAX_CELL else text[: MAX_CELL - 1] + "…"
+
+
+def format_table(records: list[dict[str, Any]], with_type: bool = False) -> str:
+    """An aligned text table of ``records`` (columns in first-seen order)."""
+    rows = []
+    for record in records:
+        row = flatten(record)
+        if with_type:
+            row = {"type": (record.get("attributes") or {}).get("type"), **row}
+        rows.append(row)
+    columns: list[str] = []
+    for row in rows:
+        columns.extend(k for k in row if k not in columns)
+    texts = [[cell(row.get(c)) for c in columns] for row in rows]
+    widths = [max([len(c)] + [len(t[i]) for t in texts]) for i, c in enumerate(columns)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    lines.extend("  ".join(t.ljust(w) for t, w in zip(row, widths, strict=True)).rstrip() for row in texts)
+    return "\n".join(lines)
