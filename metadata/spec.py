@@ -164,7 +164,9 @@ def expand_field(spec: dict[str, Any]) -> dict[str, Any]:
         "aggregatable": ftype not in ("boolean", "address", "location", "base64") and not long_text,
         "aiPredictionField": False,
         "autoNumber": False,
-        "byteLength": 18 if ftype in ("id", "reference", "junctionidlist") else (length * 3 if ftype in TEXT_TYPES else 0),
+        "byteLength": 18
+        if ftype in ("id", "reference", "junctionidlist")
+        else (length * 3 if ftype in TEXT_TYPES else 0),
         "calculated": False,
         "calculatedFormula": None,
         "cascadeDelete": False,
