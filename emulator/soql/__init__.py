@@ -1,0 +1,126 @@
+"""The SOQL engine: Salesforce's query language on the org's DuckDB tables.
+
+A query goes parse (:mod:`.parser`, a sqlglot-based SOQL dialect) -> bind (:mod:`.binder`,
+checked against the schema) -> translate (:mod:`.translate`, one DuckDB SELECT as a
+sqlglot tree) -> execute and shape (:mod:`.execute`, :mod:`.shape`). Plans are cached per
+query text (:mod:`.plans`). Every failure is a :class:`~emulator.errors.SalesforceError`
+worded like Salesforce's, with its caret prefix where Salesforce gives one.
+
+Public interface: :func:`query`, :func:`query_more` (the REST bodies of ``/query``,
+``/queryAll`` and ``/query/<locator>``) and :func:`select_records` (SOSL's RETURNING
+clauses run through it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from emulator.errors import SalesforceError
+from emulator.soql.errors import SoqlError, to_salesforce_error
+from emulator.soql.execute import (
+    batch_size_of,
+    fetch,
+    first_batch,
+    next_batch,
+    shape_records,
+    unexpected_error,
+)
+from emulator.soql.plans import plan_for
+
+if TYPE_CHECKING:
+    from emulator.store.org import Org
+
+__all__ = ["query", "query_more", "select_records"]
+
+
+def query(
+    org: Org, soql: str, *, include_deleted: bool = False, batch_size: int = 2000, api_version: str = "62.0"
+) -> dict:
+    """The REST body of GET /query (or /queryAll when include_deleted): {totalSize, done, records[, nextRecordsUrl]}.
+
+    Raises emulator.errors.SalesforceError (status 400) exactly as Salesforce words it.
+    """
+    text = soql if isinstance(soql, str) else ""
+    try:
+        plan = plan_for(org, text, include_deleted, api_version)
+        return first_batch(org, plan, batch_size_of(batch_size), api_version)
+    except SoqlError as exc:
+        raise _rendered(exc, text) from None
+    except SalesforceError:
+        raise
+    except RecursionError:
+        raise to_salesforce_error(SoqlError("QUERY_TOO_COMPLICATED", _TOO_COMPLICATED), text) from None
+    except Exception as exc:  # an engine bug must still answer like Salesforce, never with a traceback
+        raise unexpected_error(exc) from None
+
+
+def query_more(org: Org, locator: str, *, api_version: str = "62.0") -> dict:
+    """The next batch for a query locator (the last path segment of nextRecordsUrl, e.g. '01gEm0000000001AAA-2000').
+
+    Unknown/expired locator -> SalesforceError('INVALID_QUERY_LOCATOR', 'invalid query locator', status=400).
+    """
+    try:
+        return next_batch(org, locator, api_version)
+    except SalesforceError:
+        raise
+    except Exception as exc:
+        raise unexpected_error(exc) from None
+
+
+def select_records(
+    org: Org,
+    object_name: str,
+    field_list_text: str,
+    where_text: str | None = None,
+    order_by_text: str | None = None,
+    limit: int | None = None,
+    offset: int | None = None,
+    restrict_ids: list[str] | None = None,
+    api_version: str = "62.0",
+) -> list[dict]:
+    """Records of one object as a SOQL query would return them: SOSL's ``RETURNING Obj(fields WHERE ...)``.
+
+    Runs ``SELECT <field_list_text> FROM <object_name> [WHERE <where_text>] [ORDER BY <order_by_text>]
+    [LIMIT limit] [OFFSET offset]`` through the SOQL engine (same parser, binder, semantics and
+    record shape). ``restrict_ids`` keeps only those records; without ORDER BY they come back
+    in the order of ``restrict_ids`` (a search's relevance order). Errors are SalesforceError
+    without the caret prefix (the text is not the caller's). Every matching record is returned
+    (no batching).
+    """
+    text = f"SELECT {field_list_text} FROM {object_name}"
+    if where_text:
+        text += f" WHERE ({where_text})"
+    if order_by_text:
+        text += f" ORDER BY {order_by_text}"
+    if limit is not None:
+        text += f" LIMIT {int(limit)}"
+    if offset is not None:
+        text += f" OFFSET {int(offset)}"
+    try:
+        plan = plan_for(org, text, False, api_version, restrict_ids=restrict_ids is not None)
+        if plan.kind != "records":
+            raise SalesforceError("MALFORMED_QUERY", "unexpected token: '('")
+        params = [list(restrict_ids)] if restrict_ids is not None else None
+        rows = fetch(org, plan, params)
+        if restrict_ids is not None and not order_by_text:
+            rank = {record_id: i for i, record_id in enumerate(restrict_ids)}
+            rows.sort(key=lambda row: rank.get(row[0], len(rank)))
+        return shape_records(org, plan, rows)
+    except SoqlError as exc:
+        raise SalesforceError(exc.error_code, exc.message, status=400) from None
+    except SalesforceError:
+        raise
+    except RecursionError:
+        raise SalesforceError("QUERY_TOO_COMPLICATED", _TOO_COMPLICATED) from None
+    except Exception as exc:
+        raise unexpected_error(exc) from None
+
+
+_TOO_COMPLICATED = "Query is either selecting too many fields or the filter conditions are too complicated."
+
+
+def _rendered(exc: SoqlError, text: str) -> SalesforceError:
+    """Salesforce omits the caret prefix when the very first token is wrong (``q=invalid``)."""
+    if exc.offset is not None and not text[: exc.offset].strip():
+        return SalesforceError(exc.error_code, exc.message, status=400)
+    return to_salesforce_error(exc, text)

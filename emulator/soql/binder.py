@@ -1,0 +1,450 @@
+"""Binding: a parsed SOQL tree checked against the org's schema, the way a real org checks it.
+
+Resolves the object, every field path (case-insensitively; canonical names out), child
+relationships and semi-join subqueries; decides the shape of the answer (which keys,
+nested how, named ``expr0``... for unaliased aggregates); and refuses what Salesforce
+refuses, with its words: unknown objects and fields, aliases outside aggregate queries
+(``only aggregate expressions use field aliasing``), fields neither grouped nor aggregated
+(``Field must be grouped or aggregated: Name``), ungroupable, unfilterable or unsortable
+fields, OFFSET beyond 2000, FIELDS() without a small LIMIT. The result is a
+:class:`BoundQuery`; field paths in its conditions carry ``meta["resolved"]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlglot import exp
+
+from emulator.soql import nodes
+from emulator.soql.errors import (
+    SoqlError,
+    bad_child_relationship,
+    invalid_field,
+    malformed,
+    unsupported_type,
+)
+from emulator.soql.nodes import FieldPath, offset_of
+from emulator.soql.resolve import JoinNode, JoinTree, ResolvedField
+from metadata.model import ChildRelationship, Field, Schema, SObject
+
+MAX_OFFSET = 2000
+FIELDS_MACRO_LIMIT = 200
+AGGREGATE_TYPES = (exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max)
+WRAPPING_FUNCTIONS = ("TOLABEL", "FORMAT", "CONVERTCURRENCY")
+"""Functions of a non-aggregate select list that keep the field's key (``toLabel(Status)`` -> ``Status``)."""
+
+
+# ---------------------------------------------------------------------------- result items
+@dataclass
+class FieldItem:
+    """A field of the record (or of a parent record: ``names`` is the relationship path)."""
+
+    resolved: ResolvedField
+    key: str
+    names: tuple[str, ...]
+    function: str | None = None
+
+
+@dataclass
+class ExprItem:
+    """A column of an aggregate result: an aggregate, a date function or a grouped field."""
+
+    node: exp.Expression
+    key: str
+    field: Field | None
+
+
+@dataclass
+class ChildItem:
+    """A child relationship subquery: ``(SELECT LastName FROM Contacts ...)``."""
+
+    key: str
+    relationship: ChildRelationship
+    query: BoundQuery
+
+
+@dataclass
+class TypeOfItem:
+    """``TYPEOF What WHEN Account THEN ... ELSE ... END``: fields chosen by the parent's type."""
+
+    key: str
+    node: JoinNode
+    branches: dict[str, list[Field]]
+    default: list[Field]
+
+
+Item = FieldItem | ExprItem | ChildItem | TypeOfItem
+
+
+@dataclass
+class BoundQuery:
+    """A SOQL query checked against the schema, ready to translate."""
+
+    tree: exp.Select
+    obj: SObject
+    joins: JoinTree
+    items: list[Item] = field(default_factory=list)
+    aggregate: bool = False
+    count_only: bool = False
+    where: exp.Expression | None = None
+    group: list[exp.Expression] = field(default_factory=list)
+    group_kind: str | None = None
+    having: exp.Expression | None = None
+    order: list[exp.Ordered] = field(default_factory=list)
+    limit: int | None = None
+    offset: int | None = None
+    scope: str | None = None
+    relationship: ChildRelationship | None = None
+
+
+# ---------------------------------------------------------------------------- binding
+def bind(tree: exp.Select, schema: Schema) -> BoundQuery:
+    """Check ``tree`` against ``schema``; raises SoqlError as a real org would refuse the query."""
+    return _Binder(schema, "").query(tree)
+
+
+class _Binder:
+    def __init__(self, schema: Schema, prefix: str) -> None:
+        self.schema = schema
+        self.prefix = prefix
+        self._subqueries = 0
+
+    def sub_binder(self) -> _Binder:
+        self._subqueries += 1
+        return _Binder(self.schema, f"{self.prefix}s{self._subqueries}_")
+
+    # ------------------------------------------------------------------ top level
+    def query(self, tree: exp.Select, parent: SObject | None = None, semi_join: bool = False) -> BoundQuery:
+        table = tree.args["from_"].this
+        alias = table.args.get("alias")
+        relationship = None
+        if parent is not None:
+            relationship = parent.child_relationship(table.name)
+            if relationship is None:
+                raise bad_child_relationship(table.name, table.meta.get("offset"))
+            obj = self.schema.get(relationship.childSObject)
+            if obj is None:
+                raise bad_child_relationship(table.name, table.meta.get("offset"))
+        else:
+            obj = self.schema.get(table.name)
+            if obj is None or not obj.queryable:
+                raise unsupported_type(table.name, table.meta.get("offset"))
+        joins = JoinTree(obj, self.prefix, alias.name if alias else None)
+        bound = BoundQuery(tree=tree, obj=obj, joins=joins, relationship=relationship)
+        bound.scope = tree.meta.get("using_scope")
+        self.limits(tree, bound)
+        select = tree.expressions
+        bound.aggregate = tree.args.get("group") is not None or any(
+            _contains_aggregate(item) for item in select
+        )
+        bound.count_only = len(select) == 1 and _is_count_star(select[0])
+        if bound.count_only:
+            bound.aggregate = False
+        if tree.args.get("where") is not None:
+            bound.where = tree.args["where"].this
+            self.condition(bound.where, bound)
+        if tree.args.get("group") is not None:
+            self.group_by(tree.args["group"], bound)
+        if not bound.count_only:
+            self.select_list(select, bound, semi_join)
+        if tree.args.get("having") is not None:
+            if not bound.aggregate:
+                raise malformed("unexpected token: 'HAVING'", tree.args["having"].meta.get("offset"))
+            bound.having = tree.args["having"].this
+            self.condition(bound.having, bound, having=True)
+        if tree.args.get("order") is not None:
+            self.order_by(tree.args["order"], bound)
+        return bound
+
+    def limits(self, tree: exp.Select, bound: BoundQuery) -> None:
+        limit = tree.args.get("limit")
+        offset = tree.args.get("offset")
+        bound.limit = int(limit.expression.name) if limit is not None else None
+        bound.offset = int(offset.expression.name) if offset is not None else None
+        if bound.offset is not None and bound.offset > MAX_OFFSET:
+            raise SoqlError("NUMBER_OUTSIDE_VALID_RANGE", f"Maximum SOQL offset allowed is {MAX_OFFSET}")
+
+    # ------------------------------------------------------------------ select list
+    def select_list(self, select: list[exp.Expression], bound: BoundQuery, semi_join: bool) -> None:
+        expr_index = 0
+        grouped = {_group_key(g) for g in bound.group}
+        for item in select:
+            alias = None
+            node = item
+            if isinstance(item, exp.Alias):
+                alias, node = item.alias, item.this
+            if isinstance(node, nodes.FieldsMacro):
+                self.fields_macro(node, bound)
+                continue
+            if isinstance(node, exp.Subquery):
+                if bound.aggregate or semi_join or bound.relationship is not None:
+                    raise malformed("unexpected token: 'SELECT'", offset_of(node))
+                child_tree = node.this
+                child = self.sub_binder().query(child_tree, parent=bound.obj)
+                bound.items.append(ChildItem(child.relationship.relationshipName, child.relationship, child))
+                continue
+            if isinstance(node, nodes.TypeOf):
+                bound.items.append(self.typeof(node, bound))
+                continue
+            if isinstance(node, FieldPath):
+                resolved = bound.joins.resolve(node.expressions, self.schema)
+                node.meta["resolved"] = resolved
+                if alias is not None and not bound.aggregate:
+                    raise malformed(
+                        "only aggregate expressions use field aliasing", offset_of(item.args["alias"])
+                    )
+                if bound.aggregate:
+                    if _group_key(node) not in grouped:
+                        raise malformed(f"Field must be grouped or aggregated: {node.text}", offset_of(node))
+                    bound.items.append(ExprItem(node, alias or resolved.field.name, resolved.field))
+                else:
+                    bound.items.append(FieldItem(resolved, resolved.field.name, resolved.names))
+                continue
+            # a function call
+            name = node.name.upper() if isinstance(node, exp.Anonymous) else type(node).__name__.upper()
+            self.function(node, bound)
+            if not bound.aggregate and isinstance(node, exp.Anonymous) and name in WRAPPING_FUNCTIONS:
+                inner = node.expressions[0] if node.expressions else None
+                if not isinstance(inner, FieldPath):
+                    raise malformed("unexpected token: '('", offset_of(node))
+                resolved = inner.meta["resolved"]
+                key = alias or resolved.field.name
+                bound.items.append(FieldItem(resolved, key, resolved.names if alias is None else (), name))
+                continue
+            if not bound.aggregate:
+                raise malformed(f"Field must be grouped or aggregated: {_describe(node)}", offset_of(node))
+            if not _contains_aggregate(node) and _group_key(node) not in grouped:
+                raise malformed(f"Field must be grouped or aggregated: {_describe(node)}", offset_of(node))
+            key = alias
+            if key is None:
+                key = f"expr{expr_index}"
+                expr_index += 1
+            bound.items.append(ExprItem(node, key, _field_of(node)))
+
+    def fields_macro(self, node: nodes.FieldsMacro, bound: BoundQuery) -> None:
+        kind = node.name
+        if kind in ("ALL", "CUSTOM") and (bound.limit is None or bound.limit > FIELDS_MACRO_LIMIT):
+            raise malformed(
+                f"The SOQL FIELDS function must have a LIMIT of at most {FIELDS_MACRO_LIMIT}", offset_of(node)
+            )
+        for f in bound.obj.fields:
+            if kind == "CUSTOM" and not f.custom or kind == "STANDARD" and f.custom:
+                continue
+            resolved = ResolvedField(bound.joins.root, f, bound.obj.name)
+            if bound.aggregate:
+                raise malformed(f"Field must be grouped or aggregated: {f.name}", offset_of(node))
+            bound.items.append(FieldItem(resolved, f.name, ()))
+
+    def typeof(self, node: nodes.TypeOf, bound: BoundQuery) -> TypeOfItem:
+        path = node.this
+        target = bound.joins.relationship(path.expressions, self.schema)
+        if not target.polymorphic and len(target.targets) != 1:
+            raise malformed("unexpected token: 'TYPEOF'", offset_of(node))
+        by_name = {obj.name.lower(): obj for obj, _ in target.targets}
+        branches: dict[str, list[Field]] = {}
+        for branch in node.expressions:
+            type_name = branch.this.name
+            obj = by_name.get(type_name.lower())
+            if obj is None:
+                raise unsupported_type(type_name, offset_of(branch.this))
+            fields = []
+            for p in branch.expressions:
+                f = obj.field(p.text) if len(p.parts) == 1 else None
+                if f is None:
+                    from emulator.soql.errors import no_such_column
+
+                    raise no_such_column(p.text, obj.name, offset_of(p))
+                fields.append(f)
+            branches[obj.name] = fields
+        default = []
+        for p in node.args.get("default") or []:
+            resolved = _name_entity_field(target, p)
+            default.append(resolved)
+        return TypeOfItem(target.names[-1] if target.names else path.text, target, branches, default)
+
+    # ------------------------------------------------------------------ functions
+    def function(self, node: exp.Expression, bound: BoundQuery) -> None:
+        """Resolve the field paths inside a function call and check what it is applied to."""
+        for path in node.find_all(FieldPath):
+            resolved = bound.joins.resolve(path.expressions, self.schema)
+            path.meta["resolved"] = resolved
+        if isinstance(node, (exp.Sum, exp.Avg)):
+            f = _field_of(node)
+            if f is not None and f.type not in ("int", "long", "double", "currency", "percent"):
+                raise malformed(
+                    f"field {f.name} does not support aggregate operator {type(node).__name__.upper()}",
+                    offset_of(node),
+                )
+        if isinstance(node, AGGREGATE_TYPES):
+            f = _field_of(node)
+            if f is not None and not f.aggregatable and not isinstance(node, exp.Count):
+                raise malformed(
+                    f"field {f.name} does not support aggregate operator {type(node).__name__.upper()}",
+                    offset_of(node),
+                )
+
+    # ------------------------------------------------------------------ clauses
+    def group_by(self, group: exp.Group, bound: BoundQuery) -> None:
+        items = list(group.expressions)
+        if len(items) == 1 and isinstance(items[0], (exp.Rollup, exp.Cube)):
+            bound.group_kind = "ROLLUP" if isinstance(items[0], exp.Rollup) else "CUBE"
+            items = list(items[0].expressions)
+        for item in items:
+            if isinstance(item, FieldPath):
+                resolved = bound.joins.resolve(item.expressions, self.schema)
+                item.meta["resolved"] = resolved
+                if not resolved.field.groupable:
+                    raise malformed(
+                        f"field '{resolved.field.name}' can not be grouped in a query call", offset_of(item)
+                    )
+            else:
+                if _contains_aggregate(item):
+                    raise malformed("unexpected token: '('", offset_of(item))
+                self.function(item, bound)
+        bound.group = items
+
+    def order_by(self, order: exp.Order, bound: BoundQuery) -> None:
+        grouped = {_group_key(g) for g in bound.group}
+        for ordered in order.expressions:
+            value = ordered.this
+            if isinstance(value, FieldPath):
+                resolved = bound.joins.resolve(value.expressions, self.schema)
+                value.meta["resolved"] = resolved
+                if not resolved.field.sortable:
+                    raise malformed(
+                        f"field '{resolved.field.name}' can not be sorted in a query call", offset_of(value)
+                    )
+                if bound.aggregate and _group_key(value) not in grouped:
+                    raise malformed(
+                        f"Ordered field must be grouped or aggregated: {value.text}", offset_of(value)
+                    )
+            else:
+                self.function(value, bound)
+                if not bound.aggregate and _contains_aggregate(value):
+                    raise malformed("unexpected token: '('", offset_of(value))
+            bound.order.append(ordered)
+
+    def condition(self, node: exp.Expression, bound: BoundQuery, having: bool = False) -> None:
+        """Resolve the fields of WHERE/HAVING conditions; bind semi-join subqueries."""
+        if isinstance(node, (exp.And, exp.Or)):
+            self.condition(node.this, bound, having)
+            self.condition(node.expression, bound, having)
+            return
+        if isinstance(node, (exp.Not, exp.Paren)):
+            self.condition(node.this, bound, having)
+            return
+        left = node.this
+        if isinstance(left, FieldPath):
+            resolved = bound.joins.resolve(left.expressions, self.schema)
+            left.meta["resolved"] = resolved
+            f = resolved.field
+            if f.is_compound or not f.filterable:
+                raise invalid_field(f"field '{f.name}' can not be filtered in a query call", offset_of(left))
+            if having and _group_key(left) not in {_group_key(g) for g in bound.group}:
+                raise malformed(f"Field must be grouped or aggregated: {left.text}", offset_of(left))
+        else:
+            self.function(left, bound)
+            if _contains_aggregate(left) and not having:
+                raise malformed("unexpected token: '('", offset_of(left))
+        if isinstance(node, exp.In) and node.args.get("query") is not None:
+            self.semi_join(node, bound)
+
+    def semi_join(self, node: exp.In, bound: BoundQuery) -> None:
+        """``Id IN (SELECT AccountId FROM Case ...)``: one Id or reference field on each side, same target."""
+        subquery = node.args["query"]
+        inner_tree = subquery.this
+        if bound.tree.meta.get("semi_join_level"):
+            raise malformed("Nesting of semi join sub-selects is not supported", offset_of(subquery))
+        inner_tree.meta["semi_join_level"] = 1
+        inner = self.sub_binder().query(inner_tree, semi_join=True)
+        items = inner.items
+        left = node.this.meta["resolved"].field if isinstance(node.this, FieldPath) else None
+        if len(items) != 1 or not isinstance(items[0], FieldItem) or inner.aggregate:
+            raise malformed("unexpected token: ','", offset_of(inner_tree))
+        selected = items[0].resolved
+        if left is None or left.type not in ("id", "reference"):
+            raise malformed(
+                f"The left operand field in the where expression in the outer query '{_left_name(node)}' "
+                "must be an Id or a reference",
+                offset_of(subquery),
+            )
+        if selected.field.type not in ("id", "reference"):
+            raise malformed(
+                f"The selected field '{selected.field.name}' in the subquery must be an Id or a reference",
+                offset_of(subquery),
+            )
+        left_targets = _targets(left, bound.obj if left.type == "id" else None)
+        right_targets = _targets(selected.field, selected.node.obj if selected.field.type == "id" else None)
+        if not left_targets & right_targets:
+            raise malformed(
+                f"The selected field '{selected.field.name}' in the subquery and the left operand field in the "
+                f"where expression in the outer query '{left.name}' should point to the same object type",
+                offset_of(subquery),
+            )
+        node.meta["bound"] = inner
+
+
+# ---------------------------------------------------------------------------- helpers
+def _is_count_star(node: exp.Expression) -> bool:
+    return isinstance(node, exp.Count) and node.this is None
+
+
+def _contains_aggregate(node: exp.Expression) -> bool:
+    if isinstance(node, exp.Alias):
+        node = node.this
+    if isinstance(node, exp.Subquery):
+        return False
+    return any(isinstance(n, AGGREGATE_TYPES) for n in node.walk())
+
+
+def _group_key(node: exp.Expression) -> str:
+    """A comparable text for a grouped expression: canonical field path, or the function's SOQL text."""
+    if isinstance(node, FieldPath):
+        resolved = node.meta.get("resolved")
+        if resolved is not None:
+            return ".".join(resolved.names + (resolved.field.name,)).lower()
+        return node.text.lower()
+    from emulator.soql.dialect import SOQL
+
+    return node.sql(dialect=SOQL).lower()
+
+
+def _field_of(node: exp.Expression) -> Field | None:
+    """The field a function is applied to (the innermost field path), if any."""
+    path = next(node.find_all(FieldPath), None)
+    if path is None or "resolved" not in path.meta:
+        return None
+    return path.meta["resolved"].field
+
+
+def _describe(node: exp.Expression) -> str:
+    path = next(node.find_all(FieldPath), None)
+    return path.text if path is not None else node.name
+
+
+def _left_name(node: exp.In) -> str:
+    return node.this.text if isinstance(node.this, FieldPath) else node.this.name
+
+
+def _targets(f: Field, own: SObject | None) -> set[str]:
+    if f.type == "id" and own is not None:
+        return {own.name}
+    return set(f.referenceTo)
+
+
+def _name_entity_field(node: JoinNode, path: FieldPath) -> Field:
+    from emulator.soql.errors import no_such_column
+    from emulator.soql.resolve import NAME_ENTITY_FIELDS
+
+    if len(path.parts) != 1:
+        raise no_such_column(path.text, "Name", offset_of(path))
+    wanted = path.parts[0].lower()
+    for name in NAME_ENTITY_FIELDS:
+        if name.lower() == wanted:
+            for obj, _ in node.targets:
+                f = obj.field(name)
+                if f is not None:
+                    return f
+            return Field(name=name, label=name, type="string", soapType="xsd:string")
+    raise no_such_column(path.text, "Name", offset_of(path))

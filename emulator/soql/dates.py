@@ -1,0 +1,149 @@
+"""SOQL's date literals as ranges of days, and the org facts they depend on.
+
+SOQL and SOSL Reference, "Date Formats and Date Literals in WHERE": every date literal is
+a range that starts at 00:00:00 of a day in the running user's time zone; ``=`` means
+inside the range, ``>`` after its end, ``<`` before its start. ``LAST_N_DAYS:n`` and
+``LAST_90_DAYS`` include today; ``NEXT_N_DAYS:n`` starts tomorrow; ``LAST_N_WEEKS``,
+``LAST_N_MONTHS``, ``LAST_N_QUARTERS`` and ``LAST_N_YEARS`` end where the current period
+starts; weeks start on Sunday (the en_US locale); fiscal periods follow the
+Organization's ``FiscalYearStartMonth`` (January unless the org says otherwise).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import lru_cache
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+if TYPE_CHECKING:
+    from emulator.store.org import Org
+
+RELATIVE_DATES = frozenset(
+    "YESTERDAY TODAY TOMORROW LAST_WEEK THIS_WEEK NEXT_WEEK LAST_MONTH THIS_MONTH NEXT_MONTH "
+    "LAST_90_DAYS NEXT_90_DAYS THIS_QUARTER LAST_QUARTER NEXT_QUARTER THIS_YEAR LAST_YEAR NEXT_YEAR "
+    "THIS_FISCAL_QUARTER LAST_FISCAL_QUARTER NEXT_FISCAL_QUARTER THIS_FISCAL_YEAR LAST_FISCAL_YEAR "
+    "NEXT_FISCAL_YEAR".split()
+)
+RELATIVE_DATES_WITH_N = frozenset(
+    "LAST_N_DAYS NEXT_N_DAYS N_DAYS_AGO NEXT_N_WEEKS LAST_N_WEEKS N_WEEKS_AGO NEXT_N_MONTHS "
+    "LAST_N_MONTHS N_MONTHS_AGO NEXT_N_QUARTERS LAST_N_QUARTERS N_QUARTERS_AGO NEXT_N_YEARS "
+    "LAST_N_YEARS N_YEARS_AGO NEXT_N_FISCAL_QUARTERS LAST_N_FISCAL_QUARTERS N_FISCAL_QUARTERS_AGO "
+    "NEXT_N_FISCAL_YEARS LAST_N_FISCAL_YEARS N_FISCAL_YEARS_AGO".split()
+)
+"""Date literals that take ``:n``."""
+
+_FISCAL_CACHE_KEY = "soql.fiscal_year_start_month"
+
+
+def relative_range(
+    name: str, n: int | None, today: dt.date, fiscal_start: int = 1
+) -> tuple[dt.date, dt.date]:
+    """``[first day, day after the last)`` of date literal ``name`` (with ``n`` for the ``_N_`` ones)."""
+    count = n or 0
+    day = dt.timedelta(days=1)
+    if name == "TODAY":
+        return today, today + day
+    if name == "YESTERDAY":
+        return today - day, today
+    if name == "TOMORROW":
+        return today + day, today + 2 * day
+    if name == "LAST_90_DAYS":
+        return today - 90 * day, today + day
+    if name == "NEXT_90_DAYS":
+        return today + day, today + 91 * day
+    if name == "LAST_N_DAYS":
+        return today - count * day, today + day
+    if name == "NEXT_N_DAYS":
+        return today + day, today + (count + 1) * day
+    if name == "N_DAYS_AGO":
+        return today - count * day, today - (count - 1) * day
+    if "WEEK" in name:
+        return _periods(name, count, _week_start(today), lambda d, k: d + dt.timedelta(weeks=k))
+    if "FISCAL_QUARTER" in name:
+        return _periods(name, count, _quarter_start(today, fiscal_start), lambda d, k: add_months(d, 3 * k))
+    if "FISCAL_YEAR" in name:
+        return _periods(name, count, _year_start(today, fiscal_start), lambda d, k: add_months(d, 12 * k))
+    if "MONTH" in name:
+        return _periods(name, count, today.replace(day=1), add_months)
+    if "QUARTER" in name:
+        return _periods(name, count, _quarter_start(today, 1), lambda d, k: add_months(d, 3 * k))
+    if "YEAR" in name:
+        return _periods(name, count, today.replace(month=1, day=1), lambda d, k: add_months(d, 12 * k))
+    raise ValueError(f"not a date literal: {name}")
+
+
+def _periods(name: str, n: int, current: dt.date, shift) -> tuple[dt.date, dt.date]:
+    """Ranges of whole periods (weeks, months ...) around the period starting at ``current``."""
+    if name.startswith("THIS_"):
+        return current, shift(current, 1)
+    if name.startswith("LAST_N_"):
+        return shift(current, -n), current
+    if name.startswith("NEXT_N_"):
+        return shift(current, 1), shift(current, 1 + n)
+    if name.startswith("LAST_"):
+        return shift(current, -1), current
+    if name.startswith("NEXT_"):
+        return shift(current, 1), shift(current, 2)
+    if name.startswith("N_") and name.endswith("_AGO"):
+        return shift(current, -n), shift(current, 1 - n)
+    raise ValueError(f"not a date literal: {name}")
+
+
+def add_months(day: dt.date, months: int) -> dt.date:
+    """The first-of-month ``day`` moved by ``months`` (periods here always start on the 1st)."""
+    index = day.year * 12 + (day.month - 1) + months
+    return dt.date(index // 12, index % 12 + 1, 1)
+
+
+def _week_start(day: dt.date) -> dt.date:
+    """The Sunday starting ``day``'s week (en_US weeks start on Sunday)."""
+    return day - dt.timedelta(days=(day.weekday() + 1) % 7)
+
+
+def _quarter_start(day: dt.date, first_month: int) -> dt.date:
+    offset = (day.month - first_month) % 3
+    return add_months(day.replace(day=1), -offset)
+
+
+def _year_start(day: dt.date, first_month: int) -> dt.date:
+    offset = (day.month - first_month) % 12
+    return add_months(day.replace(day=1), -offset)
+
+
+# ---------------------------------------------------------------------------- org facts
+@lru_cache(maxsize=64)
+def zone(name: str) -> dt.tzinfo:
+    """The tzinfo of an IANA name (UTC for names the system does not know, like Salesforce's 'GMT')."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return dt.UTC
+
+
+def today(org: Org) -> dt.date:
+    """Today in the running user's time zone, from the org's clock."""
+    now = org.clock.now().replace(tzinfo=dt.UTC)
+    return now.astimezone(zone(org.timezone)).date()
+
+
+def local_midnight_utc(day: dt.date, tz_name: str) -> dt.datetime:
+    """00:00:00 of ``day`` in time zone ``tz_name``, as a naive UTC datetime (how the store keeps time)."""
+    local = dt.datetime(day.year, day.month, day.day, tzinfo=zone(tz_name))
+    return local.astimezone(dt.UTC).replace(tzinfo=None)
+
+
+def fiscal_year_start_month(org: Org) -> int:
+    """The org's first fiscal month (Organization.FiscalYearStartMonth; 1 when absent), read once per org."""
+    cached = org.cache.get(_FISCAL_CACHE_KEY)
+    if cached is not None:
+        return cached
+    month = 1
+    organization = org.schema.get("Organization")
+    if organization is not None and organization.field("FiscalYearStartMonth") is not None:
+        with org.lock:
+            row = org.con.execute('SELECT "FiscalYearStartMonth" FROM "Organization" LIMIT 1').fetchone()
+        if row and row[0] and 1 <= int(row[0]) <= 12:
+            month = int(row[0])
+    org.cache[_FISCAL_CACHE_KEY] = month
+    return month

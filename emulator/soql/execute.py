@@ -1,0 +1,159 @@
+"""Running a plan on the org and paging its answer the way the REST API does.
+
+REST API Developer Guide, "Query" and "Query Options Header" (emulator-peers.md §B.1):
+a query answers ``{totalSize, done, records[, nextRecordsUrl]}`` with at most 2,000
+records per batch (``batchSize`` 200..2,000, Salesforce may return fewer); the rest is
+read through ``nextRecordsUrl`` (``/services/data/vXX.X/query/<locator>-<position>``)
+while the client pages. Aggregate queries cannot be paged (``Aggregate query does not
+support queryMore()``). ``SELECT COUNT()`` answers the count in totalSize and no records.
+
+A query's rows are fetched once (totalSize needs them all) and kept as tuples with the
+locator; only the batch being returned is shaped, and child subqueries run for that
+batch's parents only.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import duckdb
+
+from emulator import ids
+from emulator.errors import SalesforceError
+from emulator.soql.shape import child_result
+from emulator.soql.translate import Plan
+
+if TYPE_CHECKING:
+    from emulator.store.org import Org
+
+MAX_BATCH = 2000
+MIN_BATCH = 200
+MAX_AGGREGATE_ROWS = 2000
+LOCATORS_KEY = "soql.locators"
+MAX_LOCATORS = 256
+"""Open query locators kept per org; the oldest is forgotten first."""
+
+_locator_numbers = itertools.count(1)
+_locator_lock = threading.Lock()
+
+
+@dataclass
+class Cursor:
+    """The rows of a query still being paged."""
+
+    plan: Plan
+    rows: list[tuple]
+    batch_size: int
+    api_version: str
+
+
+def batch_size_of(requested: int | None) -> int:
+    """The batch size used for a requested one (Salesforce keeps it within 200..2,000)."""
+    if requested is None:
+        return MAX_BATCH
+    return max(MIN_BATCH, min(MAX_BATCH, int(requested)))
+
+
+def fetch(org: Org, plan: Plan, params: list[Any] | None = None) -> list[tuple]:
+    """All rows of ``plan`` (a DuckDB failure is reported the way Salesforce reports its own)."""
+    try:
+        with org.lock:
+            return org.con.execute(plan.sql, params).fetchall()
+    except duckdb.Error as exc:
+        raise unexpected_error(exc) from None
+
+
+def unexpected_error(exc: BaseException) -> SalesforceError:
+    """Salesforce's answer to an internal failure (REST API "Status Codes and Error Responses")."""
+    error_id = abs(hash(str(exc))) % 10**10
+    return SalesforceError(
+        "UNKNOWN_EXCEPTION",
+        f"An unexpected error occurred. Please include this ErrorId if you contact support: {error_id}-0 (0)",
+        status=500,
+    )
+
+
+def first_batch(org: Org, plan: Plan, batch_size: int, api_version: str) -> dict:
+    """The REST body of a query: the first batch, and a locator when more rows remain."""
+    if plan.kind == "count":
+        rows = fetch(org, plan)
+        return {"totalSize": int(rows[0][0]) if rows else 0, "done": True, "records": []}
+    rows = fetch(org, plan)
+    if plan.kind == "aggregate":
+        if len(rows) > MAX_AGGREGATE_ROWS:
+            raise SalesforceError(
+                "MALFORMED_QUERY",
+                "Aggregate query does not support queryMore(), use LIMIT to restrict the results to a single batch",
+            )
+        return {"totalSize": len(rows), "done": True, "records": [plan.build(r) for r in rows]}
+    cursor = Cursor(plan, rows, batch_size, api_version)
+    return page(org, cursor, 0, None)
+
+
+def page(org: Org, cursor: Cursor, position: int, locator: str | None) -> dict:
+    """The batch of ``cursor`` starting at ``position``."""
+    rows = cursor.rows
+    end = min(len(rows), position + cursor.batch_size)
+    records = shape_records(org, cursor.plan, rows[position:end])
+    body: dict = {"totalSize": len(rows), "done": end >= len(rows)}
+    if end < len(rows):
+        if locator is None:
+            locator = remember(org, cursor)
+        body["nextRecordsUrl"] = f"/services/data/v{cursor.api_version}/query/{locator}-{end}"
+    body["records"] = records
+    return body
+
+
+def shape_records(org: Org, plan: Plan, rows: list[tuple]) -> list[dict]:
+    """REST records for ``rows``, with their child subqueries run for these parents."""
+    records = [plan.build(row) for row in rows]
+    if plan.children and records:
+        parent_ids = [row[0] for row in rows]
+        for child in plan.children:
+            child_rows = fetch(org, child.plan, [parent_ids])
+            by_parent: dict[str, list[tuple]] = {}
+            for row in child_rows:
+                by_parent.setdefault(row[child.plan.parent_key_index], []).append(row)
+            for parent_id, record in zip(parent_ids, records):
+                mine = by_parent.get(parent_id)
+                record[child.key] = child_result(shape_records(org, child.plan, mine)) if mine else None
+    return records
+
+
+# ---------------------------------------------------------------------------- locators
+def remember(org: Org, cursor: Cursor) -> str:
+    """A new query locator for ``cursor`` (an Id with the query locator prefix 01g)."""
+    with _locator_lock:
+        locator = ids.make_id("01g", next(_locator_numbers))
+    with org.lock:
+        store: OrderedDict = org.cache.setdefault(LOCATORS_KEY, OrderedDict())
+        store[locator] = cursor
+        while len(store) > MAX_LOCATORS:
+            store.popitem(last=False)
+    return locator
+
+
+def invalid_locator() -> SalesforceError:
+    return SalesforceError("INVALID_QUERY_LOCATOR", "invalid query locator", status=400)
+
+
+def next_batch(org: Org, locator: str, api_version: str) -> dict:
+    """The batch a ``nextRecordsUrl`` locator (``<id>-<position>``) points at."""
+    if not isinstance(locator, str):
+        raise invalid_locator()
+    head, sep, tail = locator.strip().rpartition("-")
+    if not sep or not tail.isdigit():
+        raise invalid_locator()
+    store = org.cache.get(LOCATORS_KEY)
+    cursor = store.get(head) if store is not None else None
+    position = int(tail)
+    if cursor is None or position > len(cursor.rows):
+        raise invalid_locator()
+    with org.lock:
+        store.move_to_end(head)
+    cursor.api_version = api_version
+    return page(org, cursor, position, head)

@@ -1,0 +1,112 @@
+"""Plans cached per query text, so a repeated query skips parsing, binding and translation.
+
+Binding depends only on the schema, so bound queries (and the errors of bad queries) are
+cached by ``(schema, text)``. A compiled plan also depends on what date literals and
+fiscal functions mean today for this org: the cache key adds the running user's day,
+time zone, fiscal year start and user, plus queryAll and the API version. Both caches
+are process-wide, bounded, thread-safe and shared by every org with the same schema
+(forks included), since none of them holds org data.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+from emulator.soql.binder import BoundQuery, bind
+from emulator.soql.dates import fiscal_year_start_month, today
+from emulator.soql.errors import SoqlError, too_complicated
+from emulator.soql.functions import CompileContext
+from emulator.soql.parser import parse
+from emulator.soql.translate import Plan, compile_plan
+
+if TYPE_CHECKING:
+    from emulator.store.org import Org
+
+MAX_BOUND = 1024
+MAX_PLANS = 1024
+MAX_QUERY_LENGTH = 100_000
+"""SOQL statements are limited to 100,000 characters (SOQL and SOSL Reference, "SOQL Limits")."""
+
+
+class _LRU:
+    """A small thread-safe least-recently-used mapping."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._data: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            value = self._data.get(key)
+            if value is not None:
+                self._data.move_to_end(key)
+            return value
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+
+_bound = _LRU(MAX_BOUND)
+_plans = _LRU(MAX_PLANS)
+
+
+def clear_caches() -> None:
+    """Forget every cached bound query and plan (tests; metadata changes)."""
+    _bound.clear()
+    _plans.clear()
+
+
+def bound_query(schema, text: str) -> BoundQuery:
+    """The bound query for ``text`` (cached, errors included); raises SoqlError."""
+    key = (id(schema), text)
+    cached = _bound.get(key)
+    if cached is None:
+        try:
+            if len(text) > MAX_QUERY_LENGTH:
+                raise too_complicated()
+            cached = bind(parse(text), schema)
+        except SoqlError as exc:
+            cached = exc
+        except RecursionError:
+            cached = too_complicated()
+        _bound.put(key, cached)
+    if isinstance(cached, SoqlError):
+        raise SoqlError(cached.error_code, cached.message, cached.offset)
+    return cached
+
+
+def context(org: Org) -> CompileContext:
+    """What this org's date literals and fiscal functions mean right now."""
+    return CompileContext(today(org), org.timezone, fiscal_year_start_month(org), org.user_id)
+
+
+def plan_for(
+    org: Org, text: str, include_deleted: bool, api_version: str, restrict_ids: bool = False
+) -> Plan:
+    """The compiled plan of ``text`` for ``org`` now (cached); raises SoqlError."""
+    ctx = context(org)
+    key = (id(org.schema), text, include_deleted, api_version, restrict_ids, ctx)
+    cached = _plans.get(key)
+    if cached is None:
+        bound = bound_query(org.schema, text)
+        try:
+            cached = compile_plan(bound, ctx, org.schema, api_version, include_deleted, restrict_ids)
+        except SoqlError as exc:
+            cached = exc
+        except RecursionError:
+            cached = too_complicated()
+        _plans.put(key, cached)
+    if isinstance(cached, SoqlError):
+        raise SoqlError(cached.error_code, cached.message, cached.offset)
+    return cached

@@ -1,0 +1,193 @@
+"""Field paths against the schema: which joins a path needs and which column it ends on.
+
+``Contact.Account.Owner.Name`` from Case walks parent relationships (case-insensitively,
+answering with canonical names) and becomes LEFT JOINs: each relationship hop is one
+node of a :class:`JoinTree`, shared by every path that goes through it. A polymorphic
+relationship (``Owner`` of a Case is a User or a Group, ``What`` of a Task many things)
+joins every target table and reads a field from whichever matched; through such a
+relationship only the fields of Salesforce's ``Name`` entity are visible (SOQL and SOSL
+Reference, "Understanding Polymorphic Keys and Relationships").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlglot import exp
+
+from emulator.soql.errors import bad_relationship, no_such_column
+from metadata.model import Field, SObject
+
+NAME_ENTITY_FIELDS = (
+    "Id Alias CommunityNickname Email FirstName IsActive LastName LastReferencedDate LastViewedDate "
+    "Name Phone ProfileId RecordTypeId Title Type UserRoleId Username"
+).split()
+"""Fields of the ``Name`` entity: what a polymorphic relationship exposes (Object Reference, "Name")."""
+_NAME_ENTITY = {f.lower(): f for f in NAME_ENTITY_FIELDS}
+
+
+def column(alias: str, name: str) -> exp.Column:
+    """``"alias"."name"``, always quoted (Case, Order and Group are SQL keywords)."""
+    return exp.column(exp.to_identifier(name, quoted=True), table=exp.to_identifier(alias, quoted=True))
+
+
+@dataclass(eq=False)
+class JoinNode:
+    """One relationship hop: the object(s) it reaches and the alias each is joined as."""
+
+    names: tuple[str, ...]
+    """Canonical relationship names from the query's object (empty for the object itself)."""
+    targets: list[tuple[SObject, str]]
+    parent: JoinNode | None = None
+    foreign_key: str | None = None
+    children: dict[str, JoinNode] = field(default_factory=dict)
+
+    @property
+    def polymorphic(self) -> bool:
+        return len(self.targets) > 1
+
+    @property
+    def obj(self) -> SObject:
+        """The object reached (the first target for a polymorphic relationship)."""
+        return self.targets[0][0]
+
+    def id_expression(self) -> exp.Expression:
+        """The Id of the record this hop reached (NULL when there is none)."""
+        return self.value_expression("Id")
+
+    def value_expression(self, field_name: str) -> exp.Expression:
+        """The column holding ``field_name`` on the reached record (COALESCE over polymorphic targets)."""
+        sources = []
+        for obj, alias in self.targets:
+            f = obj.field(field_name)
+            if f is not None and not f.is_compound:
+                sources.append(column(alias, f.name))
+            elif field_name == "Type" and self.polymorphic:
+                # Name.Type is the record's object (User) or, for a Group, its own Type (Queue).
+                sources.append(
+                    exp.If(
+                        this=exp.Not(this=exp.Is(this=column(alias, "Id"), expression=exp.Null())),
+                        true=exp.Literal.string(obj.name),
+                    )
+                )
+        if not sources:
+            return exp.Null()
+        if len(sources) == 1:
+            return sources[0]
+        return exp.Coalesce(this=sources[0], expressions=sources[1:])
+
+
+@dataclass(frozen=True)
+class ResolvedField:
+    """A field path resolved: the hop it ends on and the field (with canonical name and type)."""
+
+    node: JoinNode
+    field: Field
+    entity: str
+    """The object named in messages about this field (``Name`` through a polymorphic hop)."""
+
+    @property
+    def expression(self) -> exp.Expression:
+        return self.node.value_expression(self.field.name)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.node.names
+
+
+class JoinTree:
+    """The joins of one query level, built as its field paths are resolved."""
+
+    def __init__(self, obj: SObject, alias_prefix: str, object_alias: str | None = None) -> None:
+        self.prefix = alias_prefix
+        self.root = JoinNode((), [(obj, f"{alias_prefix}t0")])
+        self.object_alias = object_alias.lower() if object_alias else None
+        self._count = 0
+
+    @property
+    def obj(self) -> SObject:
+        return self.root.obj
+
+    @property
+    def alias(self) -> str:
+        return self.root.targets[0][1]
+
+    def resolve(self, parts: list[exp.Identifier], schema) -> ResolvedField:
+        """The field named by ``parts`` (identifiers of a FieldPath); raises INVALID_FIELD like a real org."""
+        node = self.root
+        hops = list(parts[:-1])
+        if hops and self._is_object_prefix(hops[0].name, node):
+            hops = hops[1:]
+        for ident in hops:
+            node = self._hop(node, ident, schema)
+        last = parts[-1]
+        if node.polymorphic:
+            canonical = _NAME_ENTITY.get(last.name.lower())
+            if canonical is None:
+                raise no_such_column(last.name, "Name", last.meta.get("offset"))
+            f = next((o.field(canonical) for o, _ in node.targets if o.field(canonical) is not None), None)
+            if f is None:
+                f = Field(name=canonical, label=canonical, type="string", soapType="xsd:string")
+            return ResolvedField(node, f, "Name")
+        f = node.obj.field(last.name)
+        if f is None:
+            raise no_such_column(last.name, node.obj.name, last.meta.get("offset"))
+        return ResolvedField(node, f, node.obj.name)
+
+    def relationship(self, parts: list[exp.Identifier], schema) -> JoinNode:
+        """The hop a path of relationship names reaches (for TYPEOF and nested parents)."""
+        node = self.root
+        hops = list(parts)
+        if len(hops) > 1 and self._is_object_prefix(hops[0].name, node):
+            hops = hops[1:]
+        for ident in hops:
+            node = self._hop(node, ident, schema)
+        return node
+
+    def _is_object_prefix(self, name: str, node: JoinNode) -> bool:
+        """``OrderItem.Order.AccountId`` from OrderItem: a path may start with the object's name or alias."""
+        lowered = name.lower()
+        if node.obj.parent_relationship(name) is not None:
+            return False
+        return lowered == node.obj.name.lower() or lowered == self.object_alias
+
+    def _hop(self, node: JoinNode, ident: exp.Identifier, schema) -> JoinNode:
+        offset = ident.meta.get("offset")
+        if node.polymorphic:
+            raise bad_relationship(ident.name, offset)
+        ref = node.obj.parent_relationship(ident.name)
+        if ref is None:
+            raise bad_relationship(ident.name, offset)
+        key = ref.relationshipName.lower()
+        child = node.children.get(key)
+        if child is not None:
+            return child
+        targets = []
+        for target_name in ref.referenceTo:
+            target = schema.get(target_name)
+            if target is None:
+                continue
+            self._count += 1
+            targets.append((target, f"{self.prefix}t{self._count}"))
+        if not targets:
+            raise bad_relationship(ident.name, offset)
+        child = JoinNode(node.names + (ref.relationshipName,), targets, node, ref.name)
+        node.children[key] = child
+        return child
+
+    def joins(self) -> list[exp.Join]:
+        """LEFT JOINs for every hop used, parents before children."""
+        out: list[exp.Join] = []
+        pending = list(self.root.children.values())
+        while pending:
+            node = pending.pop(0)
+            parent_alias = node.parent.targets[0][1]
+            for obj, alias in node.targets:
+                table = exp.Table(
+                    this=exp.to_identifier(obj.name, quoted=True),
+                    alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)),
+                )
+                on = exp.EQ(this=column(alias, "Id"), expression=column(parent_alias, node.foreign_key))
+                out.append(exp.Join(this=table, side="LEFT", on=on))
+            pending.extend(node.children.values())
+        return out

@@ -1,0 +1,390 @@
+"""Translation: a bound SOQL query to one DuckDB SELECT (a sqlglot tree) and the shape of its rows.
+
+Only SELECTs over the org's own tables come out of here: the FROM object and every
+parent relationship become quoted table names and LEFT JOINs, conditions become
+predicates (:mod:`emulator.soql.predicates`), functions become DuckDB expressions
+(:mod:`emulator.soql.functions`), and every user value stays a literal inside the tree.
+Besides the Salesforce semantics done by those modules, this one reproduces:
+
+- records in the recycle bin are invisible unless the query is a queryAll;
+- ``USING SCOPE mine`` keeps the running user's records;
+- ORDER BY ignores case, sorts picklists in their defined order, and puts nulls first
+  ascending and last descending unless told otherwise;
+- a child subquery's LIMIT and OFFSET apply per parent record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import sqlglot
+from sqlglot import exp
+
+from emulator.soql.binder import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
+from emulator.soql.functions import TEXT_TYPES, CompileContext, Typed, picklist_label, translate_function
+from emulator.soql.nodes import FieldPath
+from emulator.soql.predicates import translate_condition
+from emulator.soql.resolve import JoinNode, ResolvedField, column
+from emulator.soql.shape import (
+    Builder,
+    address_builder,
+    aggregate_builder,
+    converter,
+    formatter,
+    parent_builder,
+    record_builder,
+    value_builder,
+)
+from metadata.model import Schema
+
+_PARENT_IDS = sqlglot.parse_one("SELECT UNNEST(CAST(? AS VARCHAR[]))", read="duckdb")
+"""The list of parent Ids a child subquery is run for (a bound parameter, never spliced)."""
+
+
+@dataclass
+class ChildPlan:
+    """A child relationship subquery, run once per batch of parent records."""
+
+    key: str
+    plan: Plan
+
+
+@dataclass
+class Plan:
+    """A compiled query: DuckDB SQL text, and how to turn its rows into REST records."""
+
+    sql: str
+    kind: str
+    """``records``, ``aggregate`` or ``count``."""
+    build: Callable[[tuple], dict | None]
+    children: list[ChildPlan] = field(default_factory=list)
+    parent_key_index: int | None = None
+    """For a child plan: the column holding the parent's Id."""
+
+
+class _Columns:
+    """The SELECT list being built; equal expressions share one column."""
+
+    def __init__(self) -> None:
+        self.expressions: list[exp.Expression] = []
+        self._index: dict[str, int] = {}
+
+    def add(self, expression: exp.Expression) -> int:
+        key = expression.sql(dialect="duckdb")
+        index = self._index.get(key)
+        if index is None:
+            index = len(self.expressions)
+            self._index[key] = index
+            self.expressions.append(expression)
+        return index
+
+
+def compile_plan(
+    bound: BoundQuery,
+    ctx: CompileContext,
+    schema: Schema,
+    api_version: str,
+    include_deleted: bool,
+    restrict_ids: bool = False,
+) -> Plan:
+    """The plan of a bound query for one context (its day, time zone and fiscal year).
+
+    With ``restrict_ids`` the plan takes one parameter, a list of Ids, and keeps only those
+    records (SOSL's RETURNING clauses run this way over the Ids a search matched).
+    """
+    translator = _Translator(ctx, schema, f"/services/data/v{api_version}/sobjects/", include_deleted)
+    if restrict_ids and not bound.count_only and not bound.aggregate:
+        return translator.records_plan(bound, restrict=True)
+    return translator.plan(bound)
+
+
+class _Translator:
+    def __init__(self, ctx: CompileContext, schema: Schema, url_prefix: str, include_deleted: bool) -> None:
+        self.ctx = ctx
+        self.schema = schema
+        self.url_prefix = url_prefix
+        self.include_deleted = include_deleted
+
+    # ------------------------------------------------------------------ operands
+    def field_sql(self, path: FieldPath) -> Typed:
+        resolved: ResolvedField = path.meta["resolved"]
+        return Typed(resolved.expression, resolved.field.type, resolved.field)
+
+    def operand(self, node: exp.Expression) -> Typed:
+        return translate_function(node, self.ctx, self.field_sql)
+
+    def condition(self, node: exp.Expression) -> exp.Expression:
+        return translate_condition(node, self.ctx, self.operand, self.semi_join)
+
+    def semi_join(self, node: exp.In) -> exp.Expression:
+        """``Id IN (SELECT AccountId FROM Case ...)`` as an IN subquery over the inner object's table."""
+        inner: BoundQuery = node.meta["bound"]
+        item = inner.items[0]
+        selected = item.resolved.expression
+        select = self.base(inner, [selected])
+        select = select.where(exp.Not(this=exp.Is(this=selected.copy(), expression=exp.Null())), copy=False)
+        return exp.Subquery(this=select)
+
+    # ------------------------------------------------------------------ common parts
+    def base(self, bound: BoundQuery, columns: list[exp.Expression]) -> exp.Select:
+        """SELECT columns FROM the object with its joins, WHERE conditions, scope and recycle bin rule."""
+        where = self.condition(bound.where) if bound.where is not None else None
+        obj, alias = bound.joins.root.targets[0]
+        select = exp.Select(expressions=columns).from_(
+            exp.Table(
+                this=exp.to_identifier(obj.name, quoted=True),
+                alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)),
+            ),
+            copy=False,
+        )
+        for join in bound.joins.joins():
+            select = select.join(join, copy=False)
+        filters = []
+        if where is not None:
+            filters.append(exp.Paren(this=where))
+        if not self.include_deleted and obj.field("IsDeleted") is not None:
+            filters.append(
+                exp.Not(this=exp.Coalesce(this=column(alias, "IsDeleted"), expressions=[exp.false()]))
+            )
+        if bound.scope and bound.scope.lower() == "mine" and obj.field("OwnerId") is not None:
+            filters.append(
+                exp.EQ(this=column(alias, "OwnerId"), expression=exp.Literal.string(self.ctx.user_id))
+            )
+        if filters:
+            select = select.where(exp.and_(*filters), copy=False)
+        return select
+
+    def order(self, bound: BoundQuery) -> list[exp.Ordered]:
+        out = []
+        for ordered in bound.order:
+            typed = self.operand(ordered.this)
+            value = typed.sql
+            f = typed.field
+            if (
+                typed.type in ("picklist",)
+                and f is not None
+                and f.picklistValues
+                and not isinstance(ordered.this, exp.Count)
+            ):
+                value = exp.Case(
+                    ifs=[
+                        exp.If(
+                            this=exp.EQ(this=value, expression=exp.Literal.string(v.value)),
+                            true=exp.Literal.number(i),
+                        )
+                        for i, v in enumerate(f.picklistValues)
+                    ],
+                    default=exp.Literal.number(len(f.picklistValues)),
+                )
+            elif typed.type in TEXT_TYPES:
+                value = exp.Lower(this=value)
+            out.append(
+                exp.Ordered(
+                    this=value,
+                    desc=bool(ordered.args.get("desc")),
+                    nulls_first=bool(ordered.args.get("nulls_first")),
+                )
+            )
+        return out
+
+    def finish(self, select: exp.Select, bound: BoundQuery, ordered: list[exp.Ordered]) -> exp.Select:
+        if ordered:
+            select = select.order_by(*ordered, copy=False)
+        if bound.limit is not None:
+            select = select.limit(bound.limit, copy=False)
+        if bound.offset:
+            select = select.offset(bound.offset, copy=False)
+        return select
+
+    # ------------------------------------------------------------------ plans
+    def plan(self, bound: BoundQuery) -> Plan:
+        if bound.count_only:
+            return self.count_plan(bound)
+        if bound.aggregate:
+            return self.aggregate_plan(bound)
+        return self.records_plan(bound)
+
+    def count_plan(self, bound: BoundQuery) -> Plan:
+        inner = self.base(bound, [exp.Literal.number(1)])
+        if bound.group:
+            inner = inner.group_by(*[self.operand(g).sql for g in bound.group], copy=False)
+        inner = self.finish(inner, bound, [])
+        select = exp.Select(expressions=[exp.Count(this=exp.Star())]).from_(
+            exp.Subquery(this=inner), copy=False
+        )
+        return Plan(select.sql(dialect="duckdb"), "count", lambda row: None)
+
+    def aggregate_plan(self, bound: BoundQuery) -> Plan:
+        columns = _Columns()
+        keys = []
+        for item in bound.items:
+            assert isinstance(item, ExprItem)
+            keys.append((item.key, columns.add(self.operand(item.node).sql)))
+        select = self.base(bound, columns.expressions)
+        groups = [self.operand(g).sql for g in bound.group]
+        if bound.group_kind == "ROLLUP":
+            select = select.group_by(exp.Rollup(expressions=groups), copy=False)
+        elif bound.group_kind == "CUBE":
+            select = select.group_by(exp.Cube(expressions=groups), copy=False)
+        elif groups:
+            select = select.group_by(*groups, copy=False)
+        if bound.having is not None:
+            select = select.having(self.condition(bound.having), copy=False)
+        select = self.finish(select, bound, self.order(bound))
+        return Plan(select.sql(dialect="duckdb"), "aggregate", aggregate_builder(keys))
+
+    def records_plan(
+        self, bound: BoundQuery, parent_key: exp.Expression | None = None, restrict: bool = False
+    ) -> Plan:
+        columns = _Columns()
+        root = bound.joins.root
+        id_index = columns.add(root.id_expression())
+        parent_key_index = columns.add(parent_key) if parent_key is not None else None
+        children: list[ChildPlan] = []
+        entries = self.entries(bound, columns, children)
+        select = self.base(bound, columns.expressions)
+        if restrict:
+            restriction = exp.In(this=root.id_expression(), query=exp.Subquery(this=_PARENT_IDS.copy()))
+            select = select.where(restriction, copy=False)
+        ordered = self.order(bound)
+        if parent_key is not None:
+            select = self.per_parent(select, bound, parent_key, ordered)
+        else:
+            select = self.finish(select, bound, ordered)
+        type_name = bound.obj.name
+        build = record_builder(lambda _id: type_name, id_index, self.url_prefix, entries)
+        return Plan(select.sql(dialect="duckdb"), "records", build, children, parent_key_index)
+
+    def per_parent(
+        self, select: exp.Select, bound: BoundQuery, parent_key: exp.Expression, ordered: list[exp.Ordered]
+    ) -> exp.Select:
+        """A child subquery for a batch of parents: LIMIT/OFFSET count per parent, in the subquery's order."""
+        select = select.where(
+            exp.In(this=parent_key.copy(), query=exp.Subquery(this=_PARENT_IDS.copy())), copy=False
+        )
+        if bound.limit is not None or bound.offset:
+            window = exp.Window(
+                this=exp.RowNumber(),
+                partition_by=[parent_key.copy()],
+                order=exp.Order(expressions=[o.copy() for o in ordered]) if ordered else None,
+            )
+            first = (bound.offset or 0) + 1
+            condition: exp.Expression = exp.GTE(this=window, expression=exp.Literal.number(first))
+            if bound.limit is not None:
+                condition = exp.Between(
+                    this=window.copy(),
+                    low=exp.Literal.number(first),
+                    high=exp.Literal.number(first + bound.limit - 1),
+                )
+            select = select.qualify(condition, copy=False)
+        if ordered:
+            select = select.order_by(*ordered, copy=False)
+        return select
+
+    # ------------------------------------------------------------------ record entries
+    def entries(self, bound: BoundQuery, columns: _Columns, children: list[ChildPlan]) -> list[Builder]:
+        """Builders for each key of a record, nesting parent fields under their relationship."""
+        root_entries: list[Builder] = []
+        nested: dict[tuple[str, ...], list[Builder]] = {(): root_entries}
+        for item in bound.items:
+            if isinstance(item, FieldItem):
+                target = self.parent_entries(item.resolved.node, item.names, columns, nested)
+                target.append(self.field_entry(item, columns))
+            elif isinstance(item, ChildItem):
+                key = item.key
+                fk = column(item.query.joins.alias, item.relationship.field)
+                children.append(ChildPlan(key, self.records_plan(item.query, parent_key=fk)))
+                root_entries.append(_placeholder(key))
+            elif isinstance(item, TypeOfItem):
+                root_entries.append(self.typeof_entry(item, columns))
+        return root_entries
+
+    def parent_entries(
+        self,
+        node: JoinNode,
+        names: tuple[str, ...],
+        columns: _Columns,
+        nested: dict[tuple[str, ...], list[Builder]],
+    ) -> list[Builder]:
+        if names in nested:
+            return nested[names]
+        holder = self.parent_entries(node.parent, names[:-1], columns, nested)
+        entries: list[Builder] = []
+        nested[names] = entries
+        id_index = columns.add(node.id_expression())
+        holder.append(
+            parent_builder(
+                names[-1], record_builder(self.type_namer(node), id_index, self.url_prefix, entries)
+            )
+        )
+        return entries
+
+    def type_namer(self, node: JoinNode) -> Callable[[str], str]:
+        if not node.polymorphic:
+            name = node.obj.name
+            return lambda _id: name
+        names = {obj.keyPrefix: obj.name for obj, _ in node.targets if obj.keyPrefix}
+        fallback = node.obj.name
+        return lambda record_id: names.get(record_id[:3], fallback)
+
+    def field_entry(self, item: FieldItem, columns: _Columns) -> Builder:
+        f = item.resolved.field
+        node = item.resolved.node
+        if f.is_compound:
+            prefix = f.name[: -len("Address")] if f.name.endswith("Address") else f.name
+            indexes = {}
+            for component in node.obj.fields:
+                if component.compoundFieldName == f.name:
+                    suffix = (
+                        component.name[len(prefix) :] if component.name.startswith(prefix) else component.name
+                    )
+                    key = suffix[:1].lower() + suffix[1:]
+                    indexes[key] = columns.add(column(node.targets[0][1], component.name))
+            return address_builder(item.key, indexes)
+        value = item.resolved.expression
+        convert = converter(f.type)
+        if item.function == "TOLABEL":
+            value = picklist_label(Typed(value, f.type, f))
+            convert = None
+        elif item.function == "FORMAT":
+            convert = formatter(f.type, self.ctx.timezone)
+        return value_builder(item.key, columns.add(value), convert)
+
+    def typeof_entry(self, item: TypeOfItem, columns: _Columns) -> Builder:
+        node = item.node
+        id_index = columns.add(node.id_expression())
+        aliases = {obj.name: alias for obj, alias in node.targets}
+        branches: dict[str, list[tuple[str, int, Callable | None]]] = {}
+        for type_name, fields in item.branches.items():
+            branches[type_name] = [
+                (f.name, columns.add(column(aliases[type_name], f.name)), converter(f.type)) for f in fields
+            ]
+        default = [
+            (f.name, columns.add(node.value_expression(f.name)), converter(f.type)) for f in item.default
+        ]
+        type_of = self.type_namer(node)
+        key = item.key
+        url_prefix = self.url_prefix
+
+        def build(row: tuple, out: dict) -> None:
+            record_id = row[id_index]
+            if record_id is None:
+                out[key] = None
+                return
+            type_name = type_of(record_id)
+            record: dict = {"attributes": {"type": type_name, "url": f"{url_prefix}{type_name}/{record_id}"}}
+            for name, index, convert in branches.get(type_name, default):
+                record[name] = row[index] if convert is None else convert(row[index])
+            out[key] = record
+
+        return build
+
+
+def _placeholder(key: str) -> Builder:
+    """Reserves a child relationship's key at its SELECT position; filled once children are read."""
+
+    def build(row: tuple, out: dict) -> None:
+        out[key] = None
+
+    return build
