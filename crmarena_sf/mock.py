@@ -13,8 +13,9 @@ manager or a decorator::
     @mock_salesforce
     def test_something(): ...
 
-Like a test double, the mock accepts any session id by default (``strict_sessions=True``
-accepts only the ones it issued, e.g. to exercise re-login on 401).
+Like a test double, the mock accepts any session id and any username by default
+(``strict_sessions=True`` accepts only the sessions it issued, e.g. to exercise re-login on
+401, and only usernames of the org's active users). Passwords are never checked.
 """
 
 from __future__ import annotations
@@ -53,7 +54,9 @@ class MockSalesforce:
         from emulator.rest.router import Router
 
         self.org = resolve_org(self._org_name)
-        self.router = Router(self.org, accept_any_session=not self.strict_sessions)
+        self.router = Router(
+            self.org, accept_any_session=not self.strict_sessions, known_users_only=self.strict_sessions
+        )
         self.session_id = self.router.issue_session()
         self._mock = responses.RequestsMock(assert_all_requests_are_fired=False)
         for method in _METHODS:

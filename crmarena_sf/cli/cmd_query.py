@@ -88,7 +88,9 @@ def _call(func):
     try:
         return func()
     except SalesforceAuthenticationFailed as exc:
-        raise CliError(f"login failed: {exc.code}: {exc.message}", EXIT_FAILED) from None
+        raise CliError(
+            f"login failed: {exc.code}: {getattr(exc, 'auth_message', exc)}", EXIT_FAILED
+        ) from None
     except SalesforceError as exc:
         content = exc.content
         if isinstance(content, list) and content and isinstance(content[0], dict):

@@ -44,8 +44,8 @@ def handle(router: Router, request: Request) -> Response:
 
 
 # ---------------------------------------------------------------------------- users
-def _user(router: Router, username: str) -> dict[str, str]:
-    """The org's active user with ``username`` (any casing), else the admin user."""
+def _user(router: Router, username: str) -> dict[str, str] | None:
+    """The org's active user with ``username`` (any casing), else the admin user (None when only known users may log in)."""
     org = router.org
     row = None
     user = org.schema.get("User")
@@ -56,6 +56,8 @@ def _user(router: Router, username: str) -> dict[str, str]:
                 'AND coalesce("IsActive", true) LIMIT 1',
                 [username],
             ).fetchone()
+            if row is None and router.known_users_only:
+                return None
             if row is None:
                 row = org.con.execute(
                     'SELECT "Id", "Username", "Name", "Email" FROM "User" WHERE "Id" = ?', [org.user_id]
@@ -63,6 +65,11 @@ def _user(router: Router, username: str) -> dict[str, str]:
     if row is None:
         return {"id": org.user_id, "username": username, "name": username, "email": username}
     return {"id": row[0], "username": row[1] or username, "name": row[2] or "", "email": row[3] or ""}
+
+
+def _admin(router: Router) -> dict[str, str]:
+    org = router.org
+    return {"id": org.user_id, "username": "", "name": "", "email": ""}
 
 
 # ---------------------------------------------------------------------------- SOAP
@@ -84,6 +91,8 @@ def soap_login(router: Router, request: Request) -> Response:
     if not username or not password:
         return _soap_fault("sf:INVALID_LOGIN", "INVALID_LOGIN", INVALID_LOGIN)
     user = _user(router, username)
+    if user is None:
+        return _soap_fault("sf:INVALID_LOGIN", "INVALID_LOGIN", INVALID_LOGIN)
     session_id = router.issue_session()
     instance = request.instance_url.rstrip("/")
     org_id = ORGANIZATION_ID
@@ -157,7 +166,10 @@ def oauth_token(router: Router, request: Request) -> Response:
         return _json(
             400, {"error": "unsupported_grant_type", "error_description": "grant type not supported"}
         )
-    user = _user(router, username)
+    user = _user(router, username) if grant == "password" or username else _user(router, "")
+    if user is None and grant == "password":
+        return _json(400, {"error": "invalid_grant", "error_description": "authentication failure"})
+    user = user or _admin(router)
     token = router.issue_session()
     issued = str(int(time.time() * 1000))
     identity = f"https://login.salesforce.com/id/{ORGANIZATION_ID}/{user['id']}"

@@ -65,10 +65,12 @@ def all_routes() -> list[Route]:
 class Router:
     """Answers REST calls for one org; see the module docstring for what it serves."""
 
-    def __init__(self, org: Org, *, accept_any_session: bool = False) -> None:
+    def __init__(self, org: Org, *, accept_any_session: bool = False, known_users_only: bool = False) -> None:
         self.org = org
         self.accept_any_session = accept_any_session
         """True (the ``responses`` mock) to take any non-empty session id, as a test double should."""
+        self.known_users_only = known_users_only
+        """True to refuse logins naming no active user of the org (INVALID_LOGIN); passwords are never checked."""
         self._sessions: set[str] = set()
         self._state_lock = threading.Lock()
         self.api_requests = 0

@@ -1,0 +1,104 @@
+"""``mock_salesforce()``: any simple-salesforce login inside it reaches an emulated org.
+
+Login wire formats: emulator-peers.md §B.8 (SOAP partner login parsed by element name,
+INVALID_LOGIN fault; OAuth token JSON), simple_salesforce/login.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+import requests
+from simple_salesforce import Salesforce
+from simple_salesforce.exceptions import SalesforceAuthenticationFailed
+
+from crmarena_sf import mock_salesforce
+from emulator.rest.router import Router
+from emulator.rest.server import serve
+from emulator.store.org import Org
+from emulator.store.seed import ADMIN_USERNAME
+
+
+def test_username_password_login_reaches_the_emulated_org():
+    with mock_salesforce(org="blank") as mock:
+        sf = Salesforce(username="someone@example.com", password="pw", security_token="tok")
+        assert sf.sf_instance == "crmarena-sf.my.salesforce.com"
+        sf.Account.create({"Name": "Mocked"})
+        assert mock.org.count("Account") == 1
+
+
+def test_sandbox_domain_and_the_admin_username_log_in_too():
+    with mock_salesforce() as mock:
+        sf = Salesforce(username=ADMIN_USERNAME, password="pw", security_token="", domain="test")
+        assert sf.Contact.create({"LastName": "Sandbox"})["success"]
+        assert mock.org.count("Contact") == 1
+
+
+def test_oauth_password_grant():
+    with mock_salesforce():
+        sf = Salesforce(username="u@example.com", password="pw", consumer_key="key", consumer_secret="secret")
+        assert sf.limits()["DailyApiRequests"]["Max"] == 15000
+
+
+def test_instance_url_and_any_session_id():
+    with mock_salesforce() as mock:
+        sf = Salesforce(instance_url="https://na1.salesforce.com", session_id="whatever")
+        sf.Account.create({"Name": "Direct"})
+        assert mock.org.count("Account") == 1
+
+
+def test_a_refused_login_is_salesforces_invalid_login_fault():
+    with mock_salesforce(strict_sessions=True), pytest.raises(SalesforceAuthenticationFailed) as refused:
+        Salesforce(username="nobody@example.com", password="pw", security_token="")
+    assert refused.value.code == "INVALID_LOGIN"
+    assert refused.value.auth_message == "Invalid username, password, security token; or user locked out."
+
+
+def test_strict_sessions_expire_and_the_client_logs_in_again():
+    with mock_salesforce(strict_sessions=True) as mock:
+        sf = Salesforce(username=ADMIN_USERNAME, password="pw", security_token="tok")
+        first_session = sf.session_id
+        mock.router._sessions.clear()  # the org forgets every session, as when one expires
+        assert sf.Account.create({"Name": "After re-login"})["success"]
+        assert sf.session_id != first_session
+
+
+def test_decorator_forms_get_a_fresh_org_per_call():
+    seen = []
+
+    @mock_salesforce
+    def bare():
+        sf = Salesforce(instance_url="https://x.my.salesforce.com", session_id="s")
+        sf.Account.create({"Name": "A"})
+        seen.append(sf.describe()["sobjects"][0]["name"])
+
+    org = Org.new()
+
+    @mock_salesforce(org=org)
+    def with_org():
+        Salesforce(instance_url="https://x.my.salesforce.com", session_id="s").Account.create({"Name": "B"})
+
+    bare()
+    bare()
+    with_org()
+    with_org()
+    assert seen == ["Account", "Account"]
+    assert org.count("Account") == 2
+
+
+def test_traffic_to_other_hosts_passes_through():
+    server, _ = serve(Router(Org.new()), "127.0.0.1", 0, tls=False)
+    server.start_background()
+    try:
+        with mock_salesforce():
+            response = requests.get(f"{server.instance_url}/services/data", timeout=5)
+        assert response.status_code == 200 and response.json()[-1]["version"] == "62.0"
+    finally:
+        server.stop()
+
+
+def test_outside_the_mock_nothing_is_intercepted():
+    with mock_salesforce():
+        pass
+    import responses
+
+    assert not responses.mock.registered()
