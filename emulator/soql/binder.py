@@ -199,7 +199,7 @@ class _Binder:
                         raise malformed(f"Field must be grouped or aggregated: {node.text}", offset_of(node))
                     bound.items.append(ExprItem(node, alias or resolved.field.name, resolved.field))
                 else:
-                    bound.items.append(FieldItem(resolved, resolved.field.name, resolved.names))
+                    self.add_field(bound, FieldItem(resolved, resolved.field.name, resolved.names), node)
                 continue
             # a function call
             name = node.name.upper() if isinstance(node, exp.Anonymous) else type(node).__name__.upper()
@@ -210,7 +210,9 @@ class _Binder:
                     raise malformed("unexpected token: '('", offset_of(node))
                 resolved = inner.meta["resolved"]
                 key = alias or resolved.field.name
-                bound.items.append(FieldItem(resolved, key, resolved.names if alias is None else (), name))
+                self.add_field(
+                    bound, FieldItem(resolved, key, resolved.names if alias is None else (), name), node
+                )
                 continue
             if not bound.aggregate:
                 raise malformed(f"Field must be grouped or aggregated: {_describe(node)}", offset_of(node))
@@ -234,7 +236,19 @@ class _Binder:
             resolved = ResolvedField(bound.joins.root, f, bound.obj.name)
             if bound.aggregate:
                 raise malformed(f"Field must be grouped or aggregated: {f.name}", offset_of(node))
-            bound.items.append(FieldItem(resolved, f.name, ()))
+            self.add_field(bound, FieldItem(resolved, f.name, ()), None)
+
+    def add_field(self, bound: BoundQuery, item: FieldItem, node: exp.Expression | None) -> None:
+        """Add a field to the record; naming one twice is refused (fields FIELDS() already added are skipped)."""
+        key = (tuple(n.lower() for n in item.names), item.key.lower())
+        seen = bound.tree.meta.setdefault("_selected", set())
+        if key in seen:
+            if node is None:
+                return
+            text = node.text if isinstance(node, FieldPath) else item.key
+            raise malformed(f"duplicate field selected: {text}", offset_of(node))
+        seen.add(key)
+        bound.items.append(item)
 
     def typeof(self, node: nodes.TypeOf, bound: BoundQuery) -> TypeOfItem:
         path = node.this
@@ -391,11 +405,15 @@ def _is_count_star(node: exp.Expression) -> bool:
 
 
 def _contains_aggregate(node: exp.Expression) -> bool:
+    """True for an aggregate call anywhere in ``node`` (GROUPING() counts: it reads the grouping)."""
     if isinstance(node, exp.Alias):
         node = node.this
     if isinstance(node, exp.Subquery):
         return False
-    return any(isinstance(n, AGGREGATE_TYPES) for n in node.walk())
+    return any(
+        isinstance(n, AGGREGATE_TYPES) or isinstance(n, exp.Anonymous) and n.name.upper() == "GROUPING"
+        for n in node.walk()
+    )
 
 
 def _group_key(node: exp.Expression) -> str:

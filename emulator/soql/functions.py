@@ -142,12 +142,8 @@ def date_function(name: str, value: Typed, fiscal_start: int) -> Typed:
     elif name == "FISCAL_MONTH":
         sql = _fiscal_month(month, fiscal_start)
     elif name == "FISCAL_QUARTER":
-        sql = exp.Add(
-            this=exp.IntDiv(
-                this=exp.Sub(this=_fiscal_month(month, fiscal_start), expression=_int(1)), expression=_int(3)
-            ),
-            expression=_int(1),
-        )
+        fiscal_month = exp.Paren(this=exp.Sub(this=_fiscal_month(month, fiscal_start), expression=_int(1)))
+        sql = exp.Add(this=exp.IntDiv(this=fiscal_month, expression=_int(3)), expression=_int(1))
     else:  # FISCAL_YEAR: named after the calendar year it ends in
         year = _call("year", v)
         if fiscal_start == 1:
@@ -163,8 +159,11 @@ def date_function(name: str, value: Typed, fiscal_start: int) -> Typed:
 
 
 def _week_of(day_number: exp.Expression) -> exp.Expression:
+    """Weeks of seven days counted from day 1: ``(day - 1) // 7 + 1``."""
     return exp.Add(
-        this=exp.IntDiv(this=exp.Sub(this=day_number, expression=_int(1)), expression=_int(7)),
+        this=exp.IntDiv(
+            this=exp.Paren(this=exp.Sub(this=day_number, expression=_int(1))), expression=_int(7)
+        ),
         expression=_int(1),
     )
 

@@ -98,9 +98,10 @@ class _Parser:
             raise self.unexpected()
         return self.advance()
 
-    def identifier(self) -> exp.Identifier:
+    def identifier(self, reserved_ok: bool = False) -> exp.Identifier:
+        """A name; reserved words only where SOQL takes an object name (``FROM Group``)."""
         tok = self.peek()
-        if tok is None or tok.kind != TokenType.VAR or tok.upper in RESERVED:
+        if tok is None or tok.kind != TokenType.VAR or (tok.upper in RESERVED and not reserved_ok):
             raise self.unexpected()
         self.pos += 1
         return at(exp.to_identifier(tok.text), tok.start)
@@ -153,7 +154,7 @@ class _Parser:
         return query
 
     def from_object(self) -> exp.Table:
-        name = self.identifier()
+        name = self.identifier(reserved_ok=True)
         table = at(exp.Table(this=name), name.meta["offset"])
         tok = self.peek()
         if (
@@ -246,7 +247,7 @@ class _Parser:
         field = self.field_path()
         branches = []
         while self.take_word("WHEN"):
-            type_name = self.identifier()
+            type_name = self.identifier(reserved_ok=True)
             self.expect_word("THEN")
             branches.append(nodes.TypeOfWhen(this=type_name, expressions=self.path_list()))
         if not branches:
