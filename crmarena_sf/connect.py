@@ -71,7 +71,10 @@ def connect_emulator(
     from emulator.rest.router import Router
 
     router = Router.for_org(resolve_org(org))
-    session = session or requests.Session()
+    if session is None:
+        session = requests.Session()
+        # Nothing leaves the process: skip reading proxy and CA settings from the environment on every call.
+        session.trust_env = False
     session.mount(instance_url.rstrip("/") + "/", EmulatorAdapter(router, instance_url))
     return Salesforce(
         instance_url=instance_url,

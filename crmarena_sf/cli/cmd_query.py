@@ -42,7 +42,7 @@ def _common(parser) -> None:
 
 def run_query(args) -> int:
     sf = _connect(args)
-    result = _call(lambda: sf.query_all(args.soql, include_deleted=args.include_deleted))
+    result = _call(lambda: _query_every_page(sf, args.soql, args.include_deleted))
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return 0
@@ -51,6 +51,16 @@ def run_query(args) -> int:
         print(format_table(records))
     print(f"({result['totalSize']} record{'s' if result['totalSize'] != 1 else ''})")
     return 0
+
+
+def _query_every_page(sf, soql: str, include_deleted: bool) -> dict[str, Any]:
+    """Every page of a query; unlike ``query_all`` it keeps the server's totalSize (``SELECT COUNT()``)."""
+    page = sf.query(soql, include_deleted=include_deleted)
+    total, records = page["totalSize"], list(page["records"])
+    while not page["done"]:
+        page = sf.query_more(page["nextRecordsUrl"], identifier_is_url=True)
+        records.extend(page["records"])
+    return {"totalSize": total, "done": True, "records": records}
 
 
 def run_search(args) -> int:
@@ -127,6 +137,20 @@ def cell(value: Any) -> str:
     return text if len(text) <= MAX_CELL else text[: MAX_CELL - 1] + "…"
 
 
+def _columns(rows: list[dict[str, Any]]) -> list[str]:
+    """Columns in first-seen order; a parent that is null in some rows gives way to its dotted fields."""
+    seen: list[str] = []
+    for row in rows:
+        seen.extend(k for k in row if k not in seen)
+    columns: list[str] = []
+    for name in seen:
+        if name in columns:
+            continue
+        nested = [other for other in seen if other.startswith(name + ".")]
+        columns.extend(nested or [name])
+    return list(dict.fromkeys(columns))
+
+
 def format_table(records: list[dict[str, Any]], with_type: bool = False) -> str:
     """An aligned text table of ``records`` (columns in first-seen order)."""
     rows = []
@@ -135,9 +159,7 @@ def format_table(records: list[dict[str, Any]], with_type: bool = False) -> str:
         if with_type:
             row = {"type": (record.get("attributes") or {}).get("type"), **row}
         rows.append(row)
-    columns: list[str] = []
-    for row in rows:
-        columns.extend(k for k in row if k not in columns)
+    columns = _columns(rows)
     texts = [[cell(row.get(c)) for c in columns] for row in rows]
     widths = [max([len(c)] + [len(t[i]) for t in texts]) for i, c in enumerate(columns)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]

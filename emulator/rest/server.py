@@ -65,7 +65,9 @@ class EmulatorServer(ThreadingHTTPServer):
 
     def start_background(self) -> threading.Thread:
         """Serve from a daemon thread (tests, benchmarks); stop with :meth:`stop`."""
-        thread = threading.Thread(target=self.serve_forever, name="crmarena-sf-server", daemon=True)
+        thread = threading.Thread(
+            target=self.serve_forever, kwargs={"poll_interval": 0.05}, name="crmarena-sf-server", daemon=True
+        )
         thread.start()
         return thread
 

@@ -1,0 +1,98 @@
+"""``crmarena-sf query`` / ``crmarena-sf search``: tables, ``--json``, and one-line errors with meaningful exit codes."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+
+import pytest
+
+from crmarena_sf.cli.cmd_query import format_table
+from crmarena_sf.cli.main import main
+from emulator.store.org import Org
+
+
+@pytest.fixture(scope="module")
+def org_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("orgs") / "small.duckdb"
+    org = Org.new()
+    account = org.insert("Account", {"Name": "Acme", "Industry": "Apparel"})
+    org.insert("Contact", {"LastName": "Lee", "AccountId": account})
+    org.insert("Contact", {"LastName": "Kim"})
+    org.save(path)
+    org.close()
+    return str(path)
+
+
+def test_query_prints_a_table_with_parent_columns(org_file, capsys):
+    assert (
+        main(["query", "SELECT LastName, Account.Name FROM Contact ORDER BY LastName", "--org", org_file])
+        == 0
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["LastName", "Account.Name"]
+    assert set(out[1]) <= {"-", " "}
+    assert out[2].split() == ["Kim"] and out[3].split() == ["Lee", "Acme"]
+    assert out[-1] == "(2 records)"
+
+
+def test_query_json_is_the_rest_body_with_every_page(org_file, capsys):
+    assert main(["query", "SELECT Name FROM Account", "--org", org_file, "--json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["totalSize"] == 1 and body["done"] is True
+    assert body["records"][0]["attributes"]["type"] == "Account" and body["records"][0]["Name"] == "Acme"
+
+
+def test_count_query_prints_the_total(org_file, capsys):
+    assert main(["query", "SELECT COUNT() FROM Contact", "--org", org_file]) == 0
+    assert capsys.readouterr().out.strip() == "(2 records)"
+
+
+def test_bad_soql_is_one_line_and_exit_1(org_file, capsys):
+    assert main(["query", "SELECT Nope__c FROM Account", "--org", org_file]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("crmarena-sf: INVALID_FIELD: ") and "Traceback" not in err
+
+
+def test_unknown_org_and_missing_credentials_are_exit_2(capsys, monkeypatch, tmp_path):
+    assert main(["query", "SELECT Id FROM Account", "--org", "no-such-org"]) == 2
+    assert "unknown org 'no-such-org'" in capsys.readouterr().err
+    for name in (
+        "SALESFORCE_USERNAME",
+        "SALESFORCE_PASSWORD",
+        "SALESFORCE_SECURITY_TOKEN",
+        "SALESFORCE_INSTANCE_URL",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(["query", "SELECT Id FROM Account", "--backend", "salesforce"]) == 2
+    assert "SALESFORCE_USERNAME" in capsys.readouterr().err
+
+
+def test_format_table_shows_child_counts_and_truncates_long_cells():
+    records = [
+        {
+            "attributes": {"type": "Account"},
+            "Name": "x" * 100,
+            "Contacts": {"totalSize": 3, "done": True, "records": []},
+            "Owner": None,
+            "IsPartner": False,
+        }
+    ]
+    lines = format_table(records).splitlines()
+    assert lines[0].split() == ["Name", "Contacts", "Owner", "IsPartner"]
+    assert "[3 records]" in lines[2] and lines[2].endswith("false") and "x" * 60 not in lines[2]
+
+
+def _sosl_ready() -> bool:
+    if importlib.util.find_spec("emulator.sosl") is None:
+        return False
+    return hasattr(importlib.import_module("emulator.sosl"), "search")
+
+
+@pytest.mark.skipif(not _sosl_ready(), reason="SOSL engine not built yet")
+def test_search_prints_records_with_their_type(org_file, capsys):
+    assert main(["search", "FIND {Acme} RETURNING Account(Name)", "--org", org_file]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["type", "Name"] and out[2].split() == ["Account", "Acme"]
