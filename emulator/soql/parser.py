@@ -464,7 +464,7 @@ class _Parser:
                 raise self.unexpected(nxt)
             self.pos += 2
             sign = "-" if tok.kind == TokenType.DASH else ""
-            return at(exp.Literal.number(sign + nxt.text), tok.start)
+            return at(exp.Literal(this=sign + nxt.text, is_string=False), tok.start)
         if tok.kind == TokenType.NUMBER:
             if starts_date_literal(self.tokens, self.pos):
                 literal, is_datetime, after = read_date_literal(self.text, self.tokens, self.pos)
