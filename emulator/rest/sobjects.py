@@ -37,17 +37,23 @@ _TEXT_TYPES = {"string", "email", "phone", "url", "textarea", "picklist", "combo
 def render_record(call: Call, obj: SObject, values: dict[str, Any], record_id: str) -> dict[str, Any]:
     """A record as REST returns it: ``attributes`` first, then the fields in the order given."""
     url = call.record_url(obj.name, record_id)
+    blobs = _blob_fields(obj)
     out: dict[str, Any] = {"attributes": {"type": obj.name, "url": url}}
     for name, value in values.items():
-        f = obj.field(name)
-        if f is not None and f.type == "base64" and value is not None:
+        if value is None or type(value) in (str, bool, int):
+            out[name] = value
+        elif name in blobs:
             # Blobs are not inlined: the record points at the blob's own resource.
-            out[name] = f"{url}/{f.name}"
+            out[name] = f"{url}/{name}"
         elif isinstance(value, dict):
             out[name] = {key: to_json(v) for key, v in value.items()}
         else:
             out[name] = to_json(value)
     return out
+
+
+def _blob_fields(obj: SObject) -> frozenset[str]:
+    return frozenset(f.name for f in obj.fields if f.type == "base64")
 
 
 def save_result(record_id: str, created: bool | None = None) -> dict[str, Any]:
