@@ -1,0 +1,349 @@
+"""The latent-variable core: which customer opens which case, about what, when, and who handles it.
+
+Cases are drawn from the latent traits (:mod:`loaders.generate.latent`): habitual
+complainers open more cases, mostly about their favourite issue; hot products draw most
+cases, mostly about their dominant issue and mostly in their peak month; the issue's
+experts get (and receive transfers of) its cases and close them faster; a few agents
+transfer far more than others; closure time also depends on the customer's state.
+
+Random draws can blur a planted answer (a product whose peak month loses to another month
+by chance), so each planted answer is then *repaired* deterministically: the smallest
+change to the draws that makes the data say what the latent variable says. The repaired
+plan is what the nine CRMArena tasks can discover (reference crmarena.md §2).
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from loaders.generate import latent, vocab
+from loaders.generate.context import Context
+from loaders.generate.rng import Weighted
+
+OPEN_STATUSES = (("New", 4), ("Working", 5), ("Escalated", 1))
+DATA_NOW = vocab.LAST_CASE + dt.timedelta(days=1)
+"""The org's "now" when the data was captured: open cases are still open then."""
+
+
+@dataclass
+class CasePlan:
+    customer: list[int] = field(default_factory=list)
+    product: list[int] = field(default_factory=list)
+    issue: list[int] = field(default_factory=list)
+    created: list[dt.datetime] = field(default_factory=list)
+    closed: list[dt.datetime | None] = field(default_factory=list)
+    status: list[str] = field(default_factory=list)
+    priority: list[str] = field(default_factory=list)
+    assignments: list[list[tuple[dt.datetime, int]]] = field(default_factory=list)
+    """Per case, the owners in order: (when assigned, agent index); the first at creation."""
+    chat: list[bool] = field(default_factory=list)
+    order_item: list[int] = field(default_factory=list)
+    """Record number of the OrderItem the case is about (set by the orders step)."""
+    subject: list[str] = field(default_factory=list)
+    description: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.customer)
+
+    def owner(self, k: int) -> int:
+        """The case's current (latest) owner."""
+        return self.assignments[k][-1][1]
+
+    def owner_at(self, k: int, when: dt.datetime) -> int:
+        current = self.assignments[k][0][1]
+        for at, agent in self.assignments[k]:
+            if at <= when:
+                current = agent
+        return current
+
+    def transferred(self, k: int) -> bool:
+        return len(self.assignments[k]) > 1
+
+
+def plan_cases(ctx: Context) -> None:
+    """Draw every case, repair the planted answers, and keep the plan for the writing steps."""
+    rnd = ctx.rng("cases")
+    customers = ctx.plan["customers"]
+    catalog = ctx.plan["catalog"]
+    agents = ctx.plan["agents"].traits
+    profiles = catalog.profiles
+    n = ctx.count("Case")
+    n_issues = len(ctx.plan["issues"])
+    pick_customer = Weighted(range(len(customers)), customers.habits.rate)
+    pick_product = Weighted(range(len(catalog)), profiles.case_weight)
+    issue_pickers: dict[int, Weighted] = {}
+    drafts = []
+    for _ in range(n):
+        c, p = pick_customer.pick(rnd), pick_product.pick(rnd)
+        favorite = customers.habits.favorite_issue[c]
+        if favorite is not None and rnd.random() < 0.6:
+            issue = favorite
+        else:
+            picker = issue_pickers.get(p) or issue_pickers.setdefault(
+                p, Weighted(range(n_issues), profiles.issue_weights[p])
+            )
+            issue = picker.pick(rnd)
+        drafts.append([c, p, issue, _created(rnd, customers.since[c], profiles, p)])
+    _repair_top_issues(drafts, profiles, customers.habits)
+    _repair_peak_months(drafts, profiles, customers.since)
+    drafts.sort(key=lambda d: d[3])
+    plan = CasePlan()
+    for c, p, issue, created in drafts:
+        plan.customer.append(c)
+        plan.product.append(p)
+        plan.issue.append(issue)
+        plan.created.append(created)
+    _statuses(rnd, plan, ctx.sizing.open_cases, ctx.plan["issue_kinds"])
+    _owners(rnd, plan, agents, n_issues, ctx.sizing.transfers)
+    ctx.plan["regions"] = latent.draw_region_traits(ctx.rng("regions"))
+    _durations(rnd, plan, agents, ctx.plan["issue_kinds"], customers, ctx.plan["regions"])
+    n_chats = min(ctx.count("LiveChatTranscript"), n)
+    chats = set(rnd.sample(range(n), n_chats))
+    plan.chat = [k in chats for k in range(n)]
+    ctx.plan["cases"] = plan
+
+
+def _created(rnd, since: dt.datetime, profiles: latent.ProductProfiles, p: int) -> dt.datetime:
+    earliest = max(vocab.FIRST_CASE, since + dt.timedelta(days=3))
+    latest = vocab.LAST_CASE
+    if rnd.random() < profiles.seasonality[p]:
+        month = profiles.peak_month[p]
+        years = [y for y in range(earliest.year, latest.year + 1) if _month_fits(y, month, earliest, latest)]
+        if years:
+            return _in_month(rnd, rnd.choice(years), month, earliest, latest)
+    span = int((latest - earliest).total_seconds())
+    return earliest + dt.timedelta(seconds=rnd.randrange(max(span, 1)))
+
+
+def _month_fits(year: int, month: int, earliest: dt.datetime, latest: dt.datetime) -> bool:
+    first = dt.datetime(year, month, 1)
+    last = dt.datetime(year, month, calendar.monthrange(year, month)[1], 23, 59, 59)
+    return last >= earliest and first <= latest
+
+
+def _in_month(rnd, year: int, month: int, earliest: dt.datetime, latest: dt.datetime) -> dt.datetime:
+    """A business-hours moment in ``month`` of ``year``, inside [earliest, latest]."""
+    first = max(dt.datetime(year, month, 1), earliest)
+    last = min(dt.datetime(year, month, calendar.monthrange(year, month)[1], 23, 59, 59), latest)
+    day = first.date() + dt.timedelta(days=rnd.randrange((last.date() - first.date()).days + 1))
+    moment = dt.datetime.combine(day, dt.time(rnd.randint(7, 21), rnd.randrange(60), rnd.randrange(60)))
+    return min(max(moment, first), last)
+
+
+def _repair_top_issues(
+    drafts: list[list], profiles: latent.ProductProfiles, habits: latent.CustomerHabits
+) -> None:
+    """A hot product's dominant issue is strictly its most frequent one (top-issue task)."""
+    by_product = defaultdict(list)
+    for d in drafts:
+        by_product[d[1]].append(d)
+    for p, cases in by_product.items():
+        if not profiles.hot[p]:
+            continue
+        top = profiles.top_issue[p]
+        while True:
+            counts = Counter(d[2] for d in cases)
+            rival, rival_count = max(
+                ((i, k) for i, k in counts.items() if i != top),
+                key=lambda t: (t[1], -t[0]),
+                default=(None, 0),
+            )
+            if counts[top] > rival_count:
+                break
+            movable = [d for d in cases if d[2] == rival]
+            movable.sort(key=lambda d: habits.favorite_issue[d[0]] is not None)
+            movable[0][2] = top
+
+
+def _repair_peak_months(
+    drafts: list[list], profiles: latent.ProductProfiles, since: list[dt.datetime]
+) -> None:
+    """A hot product's complaints peak strictly in its peak month, years merged (seasonality task)."""
+    by_product = defaultdict(list)
+    for d in drafts:
+        by_product[d[1]].append(d)
+    for p, cases in by_product.items():
+        if not profiles.hot[p]:
+            continue
+        peak = profiles.peak_month[p]
+        while True:
+            counts = Counter(d[3].month for d in cases)
+            rival, rival_count = max(
+                ((m, k) for m, k in counts.items() if m != peak),
+                key=lambda t: (t[1], -t[0]),
+                default=(None, 0),
+            )
+            if counts[peak] > rival_count:
+                break
+            moved = False
+            for d in (d for d in cases if d[3].month == rival):
+                earliest = max(vocab.FIRST_CASE, since[d[0]] + dt.timedelta(days=3))
+                years = [
+                    y
+                    for y in range(earliest.year, vocab.LAST_CASE.year + 1)
+                    if _month_fits(y, peak, earliest, vocab.LAST_CASE)
+                ]
+                if years:
+                    year = min(years, key=lambda y: abs(y - d[3].year))
+                    d[3] = _clamp_day(d[3], year, peak, earliest)
+                    moved = True
+                    break
+            if not moved:
+                break
+
+
+def _clamp_day(moment: dt.datetime, year: int, month: int, earliest: dt.datetime) -> dt.datetime:
+    day = min(moment.day, calendar.monthrange(year, month)[1])
+    out = moment.replace(year=year, month=month, day=day)
+    if out < earliest:
+        out = earliest + dt.timedelta(hours=1)
+    return min(out, vocab.LAST_CASE)
+
+
+def _statuses(rnd, plan: CasePlan, n_open: int, kinds: list[vocab.IssueKind]) -> None:
+    """The open cases are recent ones; every other case is Closed."""
+    n = len(plan)
+    n_open = min(n_open, n)
+    recent = list(range(max(0, n - 3 * n_open), n))
+    open_set = set(rnd.sample(recent, n_open))
+    statuses = Weighted([s for s, _ in OPEN_STATUSES], [w for _, w in OPEN_STATUSES])
+    for k in range(n):
+        plan.status.append(statuses.pick(rnd) if k in open_set else "Closed")
+        high = kinds[plan.issue[k]].high_priority
+        roll = rnd.random()
+        plan.priority.append("High" if roll < high else "Medium" if roll < high + (1 - high) * 0.6 else "Low")
+
+
+def _owners(rnd, plan: CasePlan, agents: latent.AgentTraits, n_issues: int, n_transfers: int) -> None:
+    n_agents = len(agents.workload)
+    pickers = []
+    for issue in range(n_issues):
+        boost = [
+            1 + 25 * (agents.expertise(a, issue) == 2) + 6 * (agents.expertise(a, issue) == 1)
+            for a in range(n_agents)
+        ]
+        pickers.append(Weighted(range(n_agents), [w * b for w, b in zip(agents.workload, boost)]))
+    first = [pickers[plan.issue[k]].pick(rnd) for k in range(len(plan))]
+    chains: list[list[int]] = [[a] for a in first]
+    # Transfers: cases of transfer-prone agents; a case is transferred at most twice.
+    if n_agents > 1 and len(plan):
+        by_propensity = Weighted(range(len(plan)), [agents.transfer_propensity[a] for a in first])
+        workload = Weighted(range(n_agents), agents.workload)
+        done, attempts = 0, 0
+        while done < n_transfers and attempts < 50 * n_transfers:
+            attempts += 1
+            k = by_propensity.pick(rnd)
+            if len(chains[k]) > 2:
+                continue
+            source = chains[k][-1]
+            experts = [a for a in agents.experts[plan.issue[k]] if a != source]
+            target = rnd.choice(experts) if experts and rnd.random() < 0.6 else workload.pick(rnd)
+            if target == source:
+                continue
+            chains[k].append(target)
+            done += 1
+    _repair_top_transferrer(chains, agents.top_transferrer)
+    _repair_best_agents(chains, plan, agents, n_issues)
+    plan.assignments = [[(plan.created[k], a) for a in chain] for k, chain in enumerate(chains)]
+
+
+def _repair_top_transferrer(chains: list[list[int]], top: int) -> None:
+    """The agent with the highest transfer propensity strictly transfers the most (transfer-count task)."""
+    while True:
+        counts = Counter(a for chain in chains for a in chain[:-1])
+        rival, rival_count = max(
+            ((a, k) for a, k in counts.items() if a != top), key=lambda t: (t[1], -t[0]), default=(None, 0)
+        )
+        if counts[top] > rival_count:
+            return
+        for chain in chains:
+            if len(chain) > 1 and chain[0] == rival and chain[1] != top:
+                chain[0] = top
+                break
+        else:
+            return
+
+
+def _repair_best_agents(
+    chains: list[list[int]], plan: CasePlan, agents: latent.AgentTraits, n_issues: int
+) -> None:
+    """Each issue's top expert strictly closed the most cases of it (case-routing task)."""
+    for issue in range(n_issues):
+        best = agents.experts[issue][0]
+        closed = [k for k in range(len(plan)) if plan.issue[k] == issue and plan.status[k] == "Closed"]
+        while closed:
+            counts = Counter(chains[k][-1] for k in closed)
+            rival, rival_count = max(
+                ((a, c) for a, c in counts.items() if a != best),
+                key=lambda t: (t[1], -t[0]),
+                default=(None, 0),
+            )
+            if counts[best] > rival_count:
+                break
+            # Re-own one of the rival's cases; never a transfer to the agent it came from.
+            k = next(
+                (
+                    k
+                    for k in closed
+                    if chains[k][-1] == rival and (len(chains[k]) == 1 or chains[k][-2] != best)
+                ),
+                None,
+            )
+            if k is None:
+                break
+            chains[k][-1] = best
+
+
+def _durations(
+    rnd, plan: CasePlan, agents: latent.AgentTraits, kinds, customers, regions: latent.RegionTraits
+) -> None:
+    """Closure times from issue, final owner's speed and expertise, priority and region; transfer times inside."""
+    hours = []
+    for k in range(len(plan)):
+        owner = plan.owner(k) if len(plan.assignments[k]) else 0
+        expertise = agents.expertise(owner, plan.issue[k])
+        h = kinds[plan.issue[k]].base_hours * agents.speed[owner]
+        h *= {2: 0.55, 1: 0.8}.get(expertise, 1.0)
+        h *= 0.75 if plan.priority[k] == "High" else 1.0
+        h *= regions.factor[customers.state[plan.customer[k]]]
+        h *= latent.lognormal_noise(rnd, 0.45) * (1.35 if plan.transferred(k) else 1.0)
+        hours.append(max(h, 0.25))
+    _repair_fastest_state(plan, hours, customers, regions.fastest)
+    for k in range(len(plan)):
+        end = plan.created[k] + dt.timedelta(seconds=int(hours[k] * 3600))
+        if plan.status[k] == "Closed":
+            plan.closed.append(end)
+        else:
+            plan.closed.append(None)
+            end = min(end, DATA_NOW)
+        chain = plan.assignments[k]
+        if len(chain) > 1:
+            span = max(int((end - plan.created[k]).total_seconds()), len(chain) * 60)
+            moments = sorted(rnd.sample(range(60, span), len(chain) - 1)) if span > len(chain) * 60 else []
+            moments = moments or [60 * (i + 1) for i in range(len(chain) - 1)]
+            plan.assignments[k] = [chain[0]] + [
+                (plan.created[k] + dt.timedelta(seconds=s), agent)
+                for s, (_, agent) in zip(moments, chain[1:])
+            ]
+
+
+def _repair_fastest_state(plan: CasePlan, hours: list[float], customers, fastest: str) -> None:
+    """The planted fastest state strictly has the lowest mean closure time (best-region task)."""
+    for _ in range(50):
+        total, count = defaultdict(float), Counter()
+        for k in range(len(plan)):
+            if plan.status[k] == "Closed":
+                state = customers.state[plan.customer[k]]
+                total[state] += hours[k]
+                count[state] += 1
+        if not count[fastest]:
+            return
+        means = {s: total[s] / count[s] for s in count}
+        if all(means[fastest] < m for s, m in means.items() if s != fastest):
+            return
+        for k in range(len(plan)):
+            if customers.state[plan.customer[k]] == fastest:
+                hours[k] *= 0.85

@@ -1,0 +1,90 @@
+"""KnowledgeArticle and Knowledge__kav: the published knowledge base (one online en_US version per article).
+
+``FAQ_Answer__c`` is rich text stored HTML-escaped, as in CRMArena's org (``&amp;``,
+``&#39;``; crmarena.md §1). Every version is published (``PublishStatus`` 'Online',
+``Language`` 'en_US', the filter CRMArena's searches apply) and was created before the
+first case, so every case's conversation falls under the policies.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from emulator.store.derive import AUTONUMBER_FORMATS
+from loaders.generate import vocab
+from loaders.generate.context import Context, audit_sql, autonumber, secs, ts
+from loaders.generate.knowledge_text import Article, all_articles
+
+
+def escape_html(text: str) -> str:
+    """Text as rich-text HTML escapes it (``'`` becomes ``&#39;`` as in CRMArena's articles)."""
+    return (
+        text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&#39;")
+    )
+
+
+def rich_text(article: Article) -> str:
+    return "".join(f"<p>{escape_html(p)}</p>" for p in article.paragraphs)
+
+
+def url_name(title: str, used: set[str]) -> str:
+    """A unique URL name from the title (letters, digits and hyphens, as UrlName allows)."""
+    base = re.sub(r"[^A-Za-z0-9]+", "-", title).strip("-")
+    name, n = base, 1
+    while name in used:
+        n += 1
+        name = f"{base}-{n}"
+    used.add(name)
+    return name
+
+
+def write_articles(ctx: Context) -> None:
+    n = ctx.count("Knowledge__kav")
+    source = all_articles()
+    articles = [source[i % len(source)] for i in range(n)]
+    used: set[str] = set()
+    created = vocab.ORG_START + dt.timedelta(days=3)
+    titles = [
+        a.title if i < len(source) else f"{a.title} ({i // len(source) + 1})" for i, a in enumerate(articles)
+    ]
+    ctx.stage(
+        "raw_article",
+        {
+            "n": ("BIGINT", list(range(1, n + 1))),
+            "title": ("VARCHAR", titles),
+            "summary": ("VARCHAR", [a.summary for a in articles]),
+            "answer": ("VARCHAR", [rich_text(a) for a in articles]),
+            "url": ("VARCHAR", [url_name(t, used) for t in titles]),
+            "created": ("BIGINT", [secs(created + dt.timedelta(minutes=7 * i)) for i in range(n)]),
+        },
+    )
+    digits, first = AUTONUMBER_FORMATS.get(("Knowledge__kav", "ArticleNumber"), (8, 1))
+    number = autonumber(f"n + {first - 1}", digits)
+    ctx.write(
+        "KnowledgeArticle",
+        f'SELECT {ctx.sql_id("KnowledgeArticle", "n")} AS "Id", {number} AS "ArticleNumber", '
+        f'{audit_sql(ts("created"))}, {ts("created")} AS "FirstPublishedDate", {ts("created")} AS "LastPublishedDate", '
+        "'en_US' AS \"MasterLanguage\" FROM raw_article ORDER BY n",
+    )
+    ctx.write(
+        "Knowledge__kav",
+        f'SELECT {ctx.sql_id("Knowledge__kav", "n")} AS "Id", {ctx.sql_id("KnowledgeArticle", "n")} AS "KnowledgeArticleId", '
+        f"{audit_sql(ts('created'), owner=True)}, 'Validated' AS \"ValidationStatus\", 'Online' AS \"PublishStatus\", "
+        '1 AS "VersionNumber", true AS "IsLatestVersion", true AS "IsVisibleInApp", true AS "IsVisibleInPkb", '
+        'true AS "IsVisibleInCsp", false AS "IsVisibleInPrm", \'en_US\' AS "Language", title AS "Title", '
+        f'url AS "UrlName", summary AS "Summary", {number} AS "ArticleNumber", '
+        f'{ts("created")} AS "FirstPublishedDate", {ts("created")} AS "LastPublishedDate", '
+        f'\'{ctx.record_id("User", 1)}\' AS "ArticleCreatedById", {ts("created")} AS "ArticleCreatedDate", '
+        '\'en_US\' AS "ArticleMasterLanguage", \'Knowledge__kav\' AS "ArticleType", answer AS "FAQ_Answer__c" '
+        "FROM raw_article ORDER BY n",
+    )
+    ids = [ctx.record_id("Knowledge__kav", i + 1) for i in range(n)]
+    ctx.plan["articles"] = list(zip(ids, titles, articles))
+    ctx.plan["policy_article"] = {
+        a.issue: ids[i] for i, a in enumerate(articles) if a.issue is not None and i < len(source)
+    }
