@@ -307,3 +307,36 @@ def test_tree_with_one_bad_record_creates_nothing_and_reports_only_it(sf):
         ],
     }
     assert emulated_org(sf).count("Account") == 0
+
+
+def test_all_or_none_composite_applies_to_its_collection_subrequests(sf):
+    results = _composite(
+        sf,
+        [
+            {
+                "method": "POST",
+                "url": f"{V}/composite/sobjects",
+                "referenceId": "accounts",
+                "body": {
+                    "allOrNone": False,
+                    "records": [
+                        {"attributes": {"type": "Account"}, "Name": "Good"},
+                        {"attributes": {"type": "Account"}},
+                    ],
+                },
+            },
+            {
+                "method": "POST",
+                "url": f"{V}/sobjects/Contact",
+                "referenceId": "person",
+                "body": {"LastName": "Lee"},
+            },
+        ],
+        all_or_none=True,
+    )
+    saved = results[0]["body"]
+    assert [r["success"] for r in saved] == [False, False]
+    assert saved[0]["errors"][0]["statusCode"] == "ALL_OR_NONE_OPERATION_ROLLED_BACK"
+    assert results[1]["body"][0]["errorCode"] == "PROCESSING_HALTED"
+    org = emulated_org(sf)
+    assert org.count("Account") == 0 and org.count("Contact") == 0

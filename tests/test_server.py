@@ -198,3 +198,39 @@ def test_cli_serve_http_random_session_and_bad_org():
         timeout=60,
     )
     assert bad.returncode == 2 and bad.stderr.startswith("crmarena-sf: unknown org")
+
+
+def test_query_composite_and_bulk_over_https_with_plain_requests(server):
+    base = f"{server.instance_url}/services/data/v62.0"
+    auth = _auth(server)
+    composite = requests.post(
+        f"{base}/composite",
+        json={
+            "allOrNone": True,
+            "compositeRequest": [
+                {
+                    "method": "POST",
+                    "url": "/services/data/v62.0/sobjects/Account",
+                    "referenceId": "a",
+                    "body": {"Name": "Wire"},
+                },
+                {
+                    "method": "GET",
+                    "url": "/services/data/v62.0/query?q=SELECT+Name+FROM+Account",
+                    "referenceId": "q",
+                },
+            ],
+        },
+        headers=auth,
+    ).json()["compositeResponse"]
+    assert [r["httpStatusCode"] for r in composite] == [201, 200]
+    assert composite[1]["body"]["records"][0]["Name"] == "Wire"
+    page = requests.get(f"{base}/query/", params={"q": "SELECT Id, Name FROM Account"}, headers=auth).json()
+    assert page["totalSize"] == 1 and page["done"] is True
+    job = requests.post(
+        f"{base}/jobs/query", json={"operation": "query", "query": "SELECT Name FROM Account"}, headers=auth
+    ).json()
+    assert requests.get(f"{base}/jobs/query/{job['id']}", headers=auth).json()["state"] == "JobComplete"
+    results = requests.get(f"{base}/jobs/query/{job['id']}/results", headers=auth)
+    assert results.text == '"Name"\n"Wire"\n'
+    assert results.headers["Sforce-NumberOfRecords"] == "1" and results.headers["Sforce-Locator"] == "null"

@@ -85,11 +85,16 @@ def _is_json(response: Response) -> bool:
     return "json" in (response.headers.get("Content-Type") or "json")
 
 
+def _has_failed_record(body: Any) -> bool:
+    """True for a collection answer (a list of SaveResults) with a failed record."""
+    return isinstance(body, list) and any(isinstance(r, dict) and r.get("success") is False for r in body)
+
+
 def _error_entry(reference_id: Any, error: SalesforceError) -> dict[str, Any]:
     return _subrequest_response(reference_id, error_response(error))
 
 
-def _execute(call: Call, sub: dict[str, Any], results: dict[str, Any]) -> Response:
+def _execute(call: Call, sub: dict[str, Any], results: dict[str, Any], all_or_none: bool) -> Response:
     """Run one subrequest through the router (inside the composite's lock)."""
     method = str(sub.get("method") or "").upper()
     url = resolve_references(sub.get("url") or "", results)
@@ -97,8 +102,12 @@ def _execute(call: Call, sub: dict[str, Any], results: dict[str, Any]) -> Respon
     match = _SUBREQUEST_URL.match(unquote(parts.path))
     if not match or method not in ("GET", "POST", "PATCH", "PUT", "DELETE", "HEAD"):
         raise SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404)
-    body = sub.get("body")
-    payload = b"" if body is None else json.dumps(resolve_references(body, results)).encode("utf-8")
+    body = resolve_references(sub.get("body"), results)
+    if all_or_none and isinstance(body, dict) and "/composite/sobjects" in parts.path:
+        # An allOrNone composite imposes all-or-none on its collection subrequests
+        # (REST API Developer Guide, "allOrNone Parameters in Composite and Collections Requests").
+        body = {**body, "allOrNone": True}
+    payload = b"" if body is None else json.dumps(body).encode("utf-8")
     headers = Headers({"Content-Type": "application/json"})
     for key, value in (sub.get("httpHeaders") or {}).items():
         headers[str(key)] = str(value)
@@ -150,13 +159,13 @@ def composite(call: Call) -> Response:
                     sub = {}
                 reference_id = sub.get("referenceId")
                 try:
-                    response = _execute(call, sub, bodies)
+                    response = _execute(call, sub, bodies, all_or_none)
                 except SalesforceError as exc:
                     response = error_response(exc)
                 entries[index] = _subrequest_response(reference_id, response)
                 if response.status < 400 and isinstance(reference_id, str):
                     bodies[reference_id] = entries[index]["body"]
-                if response.status >= 400 and all_or_none:
+                if all_or_none and (response.status >= 400 or _has_failed_record(entries[index]["body"])):
                     failed = index
                     raise _Halt
     except _Halt:
