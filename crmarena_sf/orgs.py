@@ -40,15 +40,25 @@ def resolve_org(org: str | Path | Any = "crmarena") -> Org:
     if name == "standard":
         return Org.new(profile="standard")
     if name == "crmarena":
-        return _loader("loaders.default_org", "crmarena_org")()
+        return _build(_loader("loaders.default_org", "crmarena_org"))
     path = Path(name).expanduser()
     if path.is_file():
         return Org.open(path)
     if path.is_dir():
         if not (path / "manifest.json").is_file():
             raise OrgNotFound(f"{path} is a directory without manifest.json, so not a dataset")
-        return _loader("loaders.load", "load_dataset")(path)
+        return _build(_loader("loaders.load", "load_dataset"), path)
     raise OrgNotFound(f"unknown org {name!r}: no such file or directory; expected {ORG_HELP}")
+
+
+def _build(loader, *args: Any) -> Org:
+    """Run a loader; a dataset it cannot use becomes :class:`OrgNotFound` with the loader's own message."""
+    from loaders.dataset import DatasetError
+
+    try:
+        return loader(*args)
+    except DatasetError as exc:
+        raise OrgNotFound(str(exc)) from None
 
 
 def _loader(module: str, function: str):

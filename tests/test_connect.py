@@ -158,3 +158,22 @@ def test_read_env_file_ignores_comments_and_missing_files(tmp_path):
     path.write_text("A=1\n\n# B=2\nnot a pair\nC = 'three'\n")
     assert read_env_file(path) == {"A": "1", "C": "three"}
     assert read_env_file(tmp_path / "absent.env") == {}
+
+
+def test_default_org_is_the_crmarena_org_and_each_connect_gets_a_private_copy():
+    first, second = connect(), connect()
+    cases = first.query("SELECT COUNT() FROM Case")["totalSize"]
+    assert cases > 0
+    first.Account.create({"Name": "Only in the first copy"})
+    assert second.query("SELECT COUNT() FROM Account WHERE Name = 'Only in the first copy'")["totalSize"] == 0
+
+
+def test_a_dataset_directory_is_loaded_and_a_broken_one_is_refused(tmp_path):
+    from loaders.default_org import default_dataset_dir
+
+    sf = connect(str(default_dataset_dir(progress=False)))
+    assert sf.query("SELECT COUNT() FROM Case")["totalSize"] > 0
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "manifest.json").write_text("{}")
+    with pytest.raises(OrgNotFound, match="manifest"):
+        connect(str(tmp_path / "broken"))

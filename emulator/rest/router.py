@@ -156,7 +156,10 @@ class Router:
         with self._state_lock:
             self.api_requests += 1
             used = self.api_requests
-        response = self.dispatch(request, version, rest)
+        try:
+            response = self.dispatch(request, version, rest)
+        except SalesforceError as exc:
+            response = error_response(exc)
         response.headers["Sforce-Limit-Info"] = f"api-usage={used}/{DAILY_API_REQUESTS}"
         return response
 
