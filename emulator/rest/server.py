@@ -78,6 +78,9 @@ class EmulatorServer(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in separate writes; without TCP_NODELAY each response waits ~40 ms
+    # for the client's delayed ACK (Nagle's algorithm).
+    disable_nagle_algorithm = True
     server: EmulatorServer
 
     def _answer(self) -> None:
