@@ -164,3 +164,15 @@ def test_query_pages_with_locator_and_record_counts(sf):
 def test_query_job_with_a_bad_query_is_refused_at_creation(sf):
     with pytest.raises(SalesforceMalformedRequest):
         list(sf.bulk2.Account.query("SELECT Nope__c FROM Account", wait=0))
+
+
+def test_an_unknown_column_fails_the_whole_job_and_leaves_rows_unprocessed(sf):
+    from simple_salesforce.exceptions import SalesforceOperationError
+
+    with pytest.raises(SalesforceOperationError, match="InvalidBatch : Field name not found : Nme"):
+        sf.bulk2.Account.insert(records=[{"Nme": "typo"}], wait=0)
+    listed = sf.session.get(sf.bulk2_url + "ingest", headers=sf.headers).json()["records"]
+    [job] = [j for j in listed if j["state"] == "Failed"]
+    assert job["errorMessage"] == "InvalidBatch : Field name not found : Nme"
+    assert _rows(sf.bulk2.Account.get_unprocessed_records(job["id"])) == [{"Nme": "typo"}]
+    assert emulated_org(sf).count("Account") == 0

@@ -208,6 +208,12 @@ def change_state(call: Call, job_id: str, kind: str) -> Response:
 def _process_ingest(call: Call, job: Job) -> None:
     obj = call.org.schema.get(job.object)
     job.header, rows = bulk_csv.read_rows(job.data or b"", job.column_delimiter)
+    unknown = next((name for name in job.header if "." not in name and obj.field(name) is None), None)
+    if unknown is not None:
+        # A column the object lacks fails the whole job before any row runs.
+        job.state = "Failed"
+        job.error_message = f"InvalidBatch : Field name not found : {unknown}"
+        return
     job.outcome = run_ingest(call, obj, job.operation, job.external_id, job.header, rows)
     job.state = "JobComplete"
 
