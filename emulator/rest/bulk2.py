@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from emulator import ids
-from emulator.errors import SalesforceError
+from emulator.errors import SalesforceError, not_found
 from emulator.rest import bulk_csv
 from emulator.rest.bulk_ingest import IngestOutcome, run_ingest
 from emulator.rest.messages import Headers, Response, empty_response, json_response
@@ -107,7 +107,7 @@ def _job(call: Call, job_id: str, kind: str) -> Job:
     canonical = ids.normalize(job_id) or job_id
     job = _jobs(call).get(canonical)
     if job is None or job.kind != kind:
-        raise SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404)
+        raise not_found()
     return job
 
 

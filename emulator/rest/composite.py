@@ -19,7 +19,8 @@ import re
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from emulator.errors import SalesforceError
+from emulator.errors import SalesforceError, not_found
+from emulator.rest import versions
 from emulator.rest.messages import Headers, Request, Response, error_response
 from emulator.rest.routing import Call, Route
 
@@ -97,46 +98,47 @@ def _error_entry(reference_id: Any, error: SalesforceError) -> dict[str, Any]:
 def _execute(call: Call, sub: dict[str, Any], results: dict[str, Any], all_or_none: bool) -> Response:
     """Run one subrequest through the router (inside the composite's lock)."""
     method = str(sub.get("method") or "").upper()
-    url = resolve_references(sub.get("url") or "", results)
-    parts = urlsplit(url)
-    match = _SUBREQUEST_URL.match(unquote(parts.path))
+    parts = urlsplit(resolve_references(sub.get("url") or "", results))
+    path = unquote(parts.path)
+    match = _SUBREQUEST_URL.match(path)
     if not match or method not in ("GET", "POST", "PATCH", "PUT", "DELETE", "HEAD"):
-        raise SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404)
+        raise not_found()
+    version, rest = match.group("version"), match.group("rest").strip("/")
+    nested_composite = rest.lower().startswith("composite") and not rest.lower().startswith(
+        "composite/sobjects"
+    )
+    if not versions.is_supported(version) or nested_composite:
+        raise not_found()
     body = resolve_references(sub.get("body"), results)
-    if all_or_none and isinstance(body, dict) and "/composite/sobjects" in parts.path:
+    if all_or_none and isinstance(body, dict) and rest.lower().startswith("composite/sobjects"):
         # An allOrNone composite imposes all-or-none on its collection subrequests
         # (REST API Developer Guide, "allOrNone Parameters in Composite and Collections Requests").
         body = {**body, "allOrNone": True}
-    payload = b"" if body is None else json.dumps(body).encode("utf-8")
     headers = Headers({"Content-Type": "application/json"})
     for key, value in (sub.get("httpHeaders") or {}).items():
         headers[str(key)] = str(value)
     request = Request(
         method=method,
-        path=unquote(parts.path),
+        path=path,
         query=parse_qs(parts.query, keep_blank_values=True),
         headers=headers,
-        body=payload,
+        body=b"" if body is None else json.dumps(body).encode("utf-8"),
         instance_url=call.request.instance_url,
     )
-    from emulator.rest import versions
-
-    if not versions.is_supported(match.group("version")):
-        raise SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404)
-    rest = match.group("rest").strip("/")
-    if rest.lower().startswith("composite") and not rest.lower().startswith("composite/sobjects"):
-        raise SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404)
-    response = call.router.dispatch(request, match.group("version"), rest)
-    if response.status == 201 and _is_json(response) and response.body:
-        created = json.loads(response.body)
-        if isinstance(created, dict) and created.get("id") and "/sobjects/" in request.path:
-            obj_name = rest.split("/")[1]
-            obj = call.org.schema.get(obj_name)
-            if obj is not None:
-                response.headers["Location"] = (
-                    f"/services/data/v{match.group('version')}/sobjects/{obj.name}/{created['id']}"
-                )
+    response = call.router.dispatch(request, version, rest)
+    _add_location(call, response, version, rest)
     return response
+
+
+def _add_location(call: Call, response: Response, version: str, rest: str) -> None:
+    """A subrequest that created a record answers with its URL in ``Location``."""
+    segments = rest.split("/")
+    if response.status != 201 or segments[0].lower() != "sobjects" or len(segments) < 2:
+        return
+    created = json.loads(response.body) if response.body and _is_json(response) else None
+    obj = call.org.schema.get(segments[1])
+    if isinstance(created, dict) and created.get("id") and obj is not None:
+        response.headers["Location"] = f"/services/data/v{version}/sobjects/{obj.name}/{created['id']}"
 
 
 def composite(call: Call) -> Response:

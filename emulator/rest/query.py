@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import re
 
-from emulator.errors import SalesforceError
+from emulator.errors import SalesforceError, not_found
 from emulator.rest.messages import Response, json_response
 from emulator.rest.routing import Call, Route
 
@@ -72,7 +72,7 @@ def search(call: Call) -> Response:
         engine = importlib.import_module("emulator.sosl")
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.startswith("emulator.sosl"):
-            raise SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404) from None
+            raise not_found() from None
         raise
     return json_response(200, engine.search(call.org, q or "", api_version=call.version))
 

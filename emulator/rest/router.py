@@ -18,7 +18,7 @@ import secrets
 import threading
 from typing import TYPE_CHECKING
 
-from emulator.errors import SalesforceError
+from emulator.errors import SalesforceError, not_found
 from emulator.rest import versions
 from emulator.rest.messages import Request, Response, error_response
 from emulator.rest.routing import Call, Route, method_not_allowed
@@ -146,11 +146,11 @@ class Router:
             from emulator.rest import login
 
             return login.handle(self, request)
-        raise _not_found()
+        raise not_found()
 
     def _data_call(self, request: Request, version: str, rest: str) -> Response:
         if not versions.is_supported(version):
-            raise _not_found()
+            raise not_found()
         if not self.accepts(self.session_of(request)):
             raise SalesforceError("INVALID_SESSION_ID", "Session expired or invalid", status=401)
         with self._state_lock:
@@ -180,11 +180,7 @@ class Router:
             call = Call(request=request, org=self.org, router=self, version=version)
             with self.org.lock:
                 return handler(call, **match.groupdict())
-        raise _not_found()
-
-
-def _not_found() -> SalesforceError:
-    return SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404)
+        raise not_found()
 
 
 def _organization_id(org: Org) -> str:

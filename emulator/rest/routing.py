@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from emulator.errors import SalesforceError
+from emulator.errors import SalesforceError, not_found
 from emulator.rest.messages import Request, Response
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ class Call:
         """The sObject named in the URL, or 404 NOT_FOUND as the REST API answers for an unknown type."""
         obj = self.org.schema.get(name)
         if obj is None:
-            raise SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404)
+            raise not_found()
         return obj
 
     @property
