@@ -234,3 +234,15 @@ def test_query_composite_and_bulk_over_https_with_plain_requests(server):
     results = requests.get(f"{base}/jobs/query/{job['id']}/results", headers=auth)
     assert results.text == '"Name"\n"Wire"\n'
     assert results.headers["Sforce-NumberOfRecords"] == "1" and results.headers["Sforce-Locator"] == "null"
+
+
+def test_chunked_request_bodies_are_read(server):
+    def body():
+        yield b'{"Name": '
+        yield b'"Chunked"}'
+
+    response = requests.post(
+        f"{server.instance_url}/services/data/v62.0/sobjects/Account", data=body(), headers=_auth(server)
+    )
+    assert response.status_code == 201
+    assert server.router.org.get("Account", response.json()["id"], ["Name"])["Name"] == "Chunked"

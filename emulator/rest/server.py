@@ -84,11 +84,9 @@ class _Handler(BaseHTTPRequestHandler):
     server: EmulatorServer
 
     def _answer(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY:
-            self.send_error(413)
+        body = self._read_body()
+        if body is None:
             return
-        body = self.rfile.read(length) if length else b""
         request = Request.from_url(
             self.command,
             self.server.instance_url + self.path,
@@ -106,6 +104,39 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(response.body)
 
     do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = do_HEAD = _answer
+
+    def _read_body(self) -> bytes | None:
+        """The request body (Content-Length or chunked); None after answering 400/413 for a bad one."""
+        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+            chunks, size = [], 0
+            while True:
+                line = self.rfile.readline(65537).split(b";", 1)[0].strip()
+                try:
+                    length = int(line, 16)
+                except ValueError:
+                    self.send_error(400, "bad chunked body")
+                    return None
+                if length == 0:
+                    while self.rfile.readline(65537) not in (b"\r\n", b"\n", b""):
+                        pass  # trailers
+                    return b"".join(chunks)
+                size += length
+                if size > MAX_BODY:
+                    self.send_error(413)
+                    return None
+                chunks.append(self.rfile.read(length))
+                self.rfile.readline(65537)
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if length < 0:
+            self.send_error(400, "bad Content-Length")
+            return None
+        if length > MAX_BODY:
+            self.send_error(413)
+            return None
+        return self.rfile.read(length) if length else b""
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002 (BaseHTTPRequestHandler's name)
         """Quiet: one line per request would drown the console under load."""
