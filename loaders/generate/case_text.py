@@ -199,7 +199,13 @@ def case_text(
         "points": rnd.randrange(150, 2500, 25),
     }
     subject = rnd.choice(SUBJECTS[kind]).format(**slots)
-    description = rnd.choice(DESCRIPTIONS[kind]).format(**slots)
+    template = rnd.choice(DESCRIPTIONS[kind])
+    if "{order_date}" not in template:
+        # The order date makes each customer's story their own (and the case routing text unambiguous).
+        template += rnd.choice(
+            (" I placed the order on {order_date}.", " It was part of my order from {order_date}.")
+        )
+    description = template.format(**slots)
     for extra in rnd.sample(DETAILS, rnd.randint(0, 2)):
         description += " " + extra
     return subject[:255], description

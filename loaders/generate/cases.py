@@ -42,6 +42,8 @@ class CasePlan:
     chat: list[bool] = field(default_factory=list)
     order_item: list[int] = field(default_factory=list)
     """Record number of the OrderItem the case is about (set by the orders step)."""
+    order_day: list[dt.date] = field(default_factory=list)
+    """Date of the order the case's item belongs to (set by the history step)."""
     subject: list[str] = field(default_factory=list)
     description: list[str] = field(default_factory=list)
 

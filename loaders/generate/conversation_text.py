@@ -128,20 +128,22 @@ AGENT_CLOSINGS = (
     "Feel free to reply to this email if anything else comes up.",
 )
 CUSTOMER_FOLLOW_UPS = (
-    "Thanks for the quick reply. Could you confirm when I should expect an update?",
-    "I appreciate it. Is there anything else you need from me?",
-    "Thank you, that helps. I will keep an eye on my email.",
-    "Okay, understood. Can you send me a confirmation in writing?",
-    "Thanks. I just want to make sure this does not happen again.",
-    "Got it, thank you for explaining the process.",
-    "That works for me. How long will it take?",
+    "Thanks for the quick reply. Could you confirm when I should expect an update on the {product}?",
+    "I appreciate it. Is there anything else you need from me about the {product}?",
+    "Thank you, that helps. I will keep an eye on my email for news about my order from {order_date}.",
+    "Okay, understood. Can you send me a confirmation in writing for the {product}?",
+    "Thanks. I just want to make sure this does not happen again with my next order.",
+    "Got it, thank you for explaining the process for the {product}.",
+    "That works for me. How long will it take to sort out the {product}?",
+    "Any news on this? It has been a while since my order from {order_date}.",
 )
 AGENT_FOLLOW_UPS = (
-    "I have added a note to your case so any of my colleagues can pick it up.",
-    "You will receive a confirmation email shortly.",
-    "I have updated your case with these details.",
-    "I will follow up once I hear back from the team.",
-    "Your case number is in the subject line of this email for reference.",
+    "I have added a note to case {case_number} so any of my colleagues can pick it up.",
+    "You will receive a confirmation email about the {product} shortly.",
+    "I have updated case {case_number} with these details.",
+    "I will follow up on the {product} once I hear back from the team.",
+    "Your case number is {case_number}, for reference.",
+    "I checked again this morning and case {case_number} is moving along.",
 )
 CHAT_GREETINGS = (
     "Hi {first}, thanks for contacting Shoes & Clothings. My name is {agent}. How can I help you today?",

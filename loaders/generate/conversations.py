@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from emulator.store.derive import AUTONUMBER_FORMATS
 from loaders.generate import conversation_text as talk
 from loaders.generate.cases import DATA_NOW
 from loaders.generate.context import Context, audit_sql, autonumber, secs, ts
@@ -68,15 +69,17 @@ def _email_counts(rnd, chat: list[bool], total: int) -> list[int]:
 def _slots(ctx: Context, rnd, k: int) -> dict:
     cases, customers, catalog = ctx.plan["cases"], ctx.plan["customers"], ctx.plan["catalog"]
     c = cases.customer[k]
-    order_date = cases.created[k].date()
+    order_date = cases.order_day[k]
+    digits, first = AUTONUMBER_FORMATS.get(("Case", "CaseNumber"), (8, 1))
     return {
+        "case_number": str(first + k).zfill(digits),
         "first": customers.first[c],
         "product": catalog.names[cases.product[k]],
         "days": rnd.randint(35, 120),
         "months": rnd.randint(13, 30),
         "amount": f"{rnd.randint(10, 80)}.00",
         "points": rnd.randrange(500, 5000, 250),
-        "order_date": f"{order_date:%B} {order_date.day}",
+        "order_date": f"{order_date:%B} {order_date.day}, {order_date.year}",
     }
 
 
@@ -142,7 +145,7 @@ class _Rows:
                 body = (
                     f"Hi,\n\n{cases.description[k]}\n\nThanks,\n{customer_name}"
                     if i == 0
-                    else f"Hi,\n\n{rnd.choice(talk.CUSTOMER_FOLLOW_UPS)}\n\n{customer_name}"
+                    else f"Hi,\n\n{rnd.choice(talk.CUSTOMER_FOLLOW_UPS).format(**slots)}\n\n{customer_name}"
                 )
                 sender, sender_addr = customer_name, customers.email[c]
                 to_addr, to_id = agents.emails[agent], agents.ids[agent]
@@ -151,7 +154,7 @@ class _Rows:
                     middle = _policy_line(rnd, cases.issue[k], breach, slots)
                     policy_said = True
                 else:
-                    middle = rnd.choice(talk.AGENT_FOLLOW_UPS)
+                    middle = rnd.choice(talk.AGENT_FOLLOW_UPS).format(**slots)
                 body = (
                     f"Hello {slots['first']},\n\n{rnd.choice(talk.AGENT_OPENINGS)} {middle}\n\n"
                     f"{rnd.choice(talk.AGENT_CLOSINGS)}\n\nBest regards,\n{agents.names[agent]}\n"

@@ -18,7 +18,7 @@ CREATION, ASSIGNMENT, CLOSED = "Case Creation", "Owner Assignment", "Case Closed
 def write_cases(ctx: Context) -> None:
     rnd = ctx.rng("case-text")
     cases, catalog, agents = ctx.plan["cases"], ctx.plan["catalog"], ctx.plan["agents"]
-    order_day = _order_days(ctx)
+    order_day = cases.order_day = _order_days(ctx)
     subjects, descriptions = [], []
     for k in range(len(cases)):
         subject, description = case_text(

@@ -1,0 +1,94 @@
+"""The default org: the ``full`` profile with seed 0, generated on first use and cached on disk.
+
+The dataset lives in ``$CRMARENA_SF_CACHE/datasets/<generator version>-full-0/`` (default cache
+root: ``$XDG_CACHE_HOME/crmarena-sf``, else ``~/.cache/crmarena-sf``). A cached dataset made
+against other metadata (its manifest's schema version differs from the installed describes)
+is regenerated. Each process loads it once into a template org; :func:`crmarena_org` returns a
+copy-on-write fork of the template, so every caller gets a private org in milliseconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+from emulator.store.org import Org
+from loaders.dataset import Dataset, DatasetError, schema_version
+from loaders.generate import GENERATOR_VERSION, generate
+from loaders.load import load_dataset
+from metadata import load_schema
+
+PROFILE, SEED = "full", 0
+_template: Org | None = None
+_template_lock = threading.Lock()
+
+
+def cache_root() -> Path:
+    """Where crmarena-sf keeps generated data: ``$CRMARENA_SF_CACHE`` or the user's cache directory."""
+    override = os.environ.get("CRMARENA_SF_CACHE")
+    if override:
+        return Path(override).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base).expanduser() / "crmarena-sf"
+
+
+def default_dataset_dir(progress: bool = True) -> Path:
+    """The default org's dataset directory, generated first if missing or stale."""
+    datasets = cache_root() / "datasets"
+    path = datasets / f"{GENERATOR_VERSION}-{PROFILE}-{SEED}"
+    if _is_current(path):
+        return path
+    try:
+        datasets.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatasetError(f"cannot create the cache directory {datasets}: {exc.strerror or exc}") from None
+    with _exclusive(datasets / ".lock"):
+        if _is_current(path):  # another process generated it while we waited
+            return path
+        if path.exists():
+            stale = path.with_name(f".{path.name}.stale-{os.getpid()}")
+            path.rename(stale)
+            shutil.rmtree(stale, ignore_errors=True)
+        generate(path, profile=PROFILE, seed=SEED, progress=progress)
+    return path
+
+
+def crmarena_org(*, progress: bool = True) -> Org:
+    """A private copy of the default CRMArena org (built and cached on first use)."""
+    global _template
+    with _template_lock:
+        if _template is None:
+            _template = load_dataset(default_dataset_dir(progress), progress=progress)
+        return _template.fork()
+
+
+def _is_current(path: Path) -> bool:
+    try:
+        dataset = Dataset(path)
+    except DatasetError:
+        return False
+    expected = schema_version(load_schema(), dataset.objects)
+    return (
+        dataset.manifest.get("schema_version") == expected
+        and dataset.manifest.get("generator_version") == GENERATOR_VERSION
+    )
+
+
+@contextlib.contextmanager
+def _exclusive(lock_path: Path) -> Iterator[None]:
+    """Hold an exclusive file lock (so two processes do not generate the same dataset at once)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no cross-process lock, generation stays atomic
+        yield
+        return
+    with open(lock_path, "a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
