@@ -5,32 +5,47 @@ REST API Developer Guide, "Query" (emulator-peers.md §B.1): every record starts
 is a nested record with its own attributes, or null; a child subquery is
 ``{totalSize, done, records}``, or null when there are no children; an aggregate row has
 ``attributes {type: AggregateResult}`` only. Values use the REST JSON formats
-(:mod:`emulator.wire`). A shape is compiled once per query plan into small closures, so
-per-row work is only the values of that row.
+(:mod:`emulator.wire`), mostly formatted by DuckDB in the query itself. A shape is compiled
+once per query plan into one function per record kind, so per-row work is only building
+that row's dicts.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
-from emulator.soql.dates import zone
-from emulator.wire import format_datetime, format_time, to_json
+from sqlglot import exp
 
-Builder = Callable[[tuple, dict], None]
-"""Adds one key of a record from a result row."""
+from emulator.soql.dates import zone
+from emulator.wire import format_time, to_json
+
+ValueOf = Callable[[tuple], Any]
+"""Computes one value of a record from a result row (a parent record, an address, a formatted value)."""
+Entry = tuple[str, int | ValueOf]
+"""One key of a record and where its value comes from: a column already holding the JSON value, or a function."""
+
+_DATETIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%g+0000"
+
+
+def wire_value(value: exp.Expression, field_type: str | None) -> exp.Expression:
+    """``value`` as SQL that yields its REST JSON form, formatted by DuckDB rather than per row in Python.
+
+    dateTime -> ``2024-04-01T08:00:00.000+0000``, date -> ``2024-04-01``, double/currency/percent
+    -> a float; other types are already what JSON needs (strings, integers, booleans).
+    """
+    if field_type == "datetime":
+        return exp.Anonymous(this="strftime", expressions=[value, exp.Literal.string(_DATETIME_FORMAT)])
+    if field_type == "date":
+        return exp.Cast(this=value, to=exp.DataType.build("VARCHAR"))
+    if field_type in ("double", "currency", "percent"):
+        return exp.Cast(this=value, to=exp.DataType.build("DOUBLE"))
+    return value
 
 
 def converter(field_type: str | None) -> Callable[[Any], Any] | None:
-    """The function turning a stored value of ``field_type`` into its JSON value (None: as is)."""
-    if field_type == "datetime":
-        return lambda v: None if v is None else format_datetime(v)
-    if field_type == "date":
-        return lambda v: None if v is None else v.isoformat()
-    if field_type in ("double", "currency", "percent"):
-        return lambda v: None if v is None else float(v)
+    """The function turning a :func:`wire_value` of ``field_type`` into its JSON value (None: as is)."""
     if field_type == "time":
         return lambda v: None if v is None else format_time(v)
     if field_type == "base64":
@@ -38,18 +53,11 @@ def converter(field_type: str | None) -> Callable[[Any], Any] | None:
     return None
 
 
-def value_builder(key: str, index: int, convert: Callable[[Any], Any] | None) -> Builder:
+def converted(index: int, convert: Callable[[Any], Any] | None) -> int | ValueOf:
+    """The source of a value: the column itself, or the column through ``convert``."""
     if convert is None:
-
-        def build(row: tuple, out: dict) -> None:
-            out[key] = row[index]
-
-    else:
-
-        def build(row: tuple, out: dict) -> None:
-            out[key] = convert(row[index])
-
-    return build
+        return index
+    return lambda row: convert(row[index])
 
 
 _ADDRESS_KEYS = (
@@ -64,40 +72,58 @@ _ADDRESS_KEYS = (
 )
 
 
-def address_builder(key: str, indexes: dict[str, int]) -> Builder:
+def address_value(indexes: dict[str, int]) -> ValueOf:
     """An address/location compound field from its components (null when all are null)."""
-    items = [(k, indexes.get(k)) for k in _ADDRESS_KEYS if k in indexes]
+    items = [(k, indexes[k]) for k in _ADDRESS_KEYS if k in indexes]
 
-    def build(row: tuple, out: dict) -> None:
-        parts = {k: (float(row[i]) if isinstance(row[i], Decimal) else row[i]) for k, i in items}
-        out[key] = parts if any(v is not None for v in parts.values()) else None
+    def value(row: tuple) -> dict | None:
+        parts = {k: row[i] for k, i in items}
+        return parts if any(v is not None for v in parts.values()) else None
 
-    return build
+    return value
+
+
+def no_value(row: tuple) -> None:
+    """The value of a key filled in later (a child relationship, once its subquery ran)."""
+    return None
 
 
 def record_builder(
-    type_of: Callable[[str], str], id_index: int, url_prefix: str, entries: list[Builder]
+    type_of: Callable[[str], str] | str, id_index: int, url_prefix: str, entries: list[Entry]
 ) -> Callable[[tuple], dict | None]:
-    """A record (attributes first) from a row; None when the record's Id is null (an absent parent)."""
+    """A function making a record (attributes first, then ``entries`` in order) from a row.
 
-    def build(row: tuple) -> dict | None:
-        record_id = row[id_index]
-        if record_id is None:
-            return None
-        type_name = type_of(record_id)
-        out: dict = {"attributes": {"type": type_name, "url": f"{url_prefix}{type_name}/{record_id}"}}
-        for entry in entries:
-            entry(row, out)
-        return out
-
-    return build
-
-
-def parent_builder(key: str, build_record: Callable[[tuple], dict | None]) -> Builder:
-    def build(row: tuple, out: dict) -> None:
-        out[key] = build_record(row)
-
-    return build
+    It returns None when the row's Id column is null (an absent parent). ``type_of`` is the
+    object's name, or a function of the Id for polymorphic parents. The function is
+    generated as one dict display, the fastest way CPython builds a dict: its source holds
+    only column numbers and fixed names; keys, functions and the url prefix are bound in its
+    namespace, never written into the source.
+    """
+    namespace: dict[str, Any] = {"_type_of": type_of}
+    if isinstance(type_of, str):
+        namespace["_type"] = type_of
+        namespace["_url"] = f"{url_prefix}{type_of}/"
+        head = "{'attributes': {'type': _type, 'url': _url + rid}"
+    else:
+        namespace["_url"] = url_prefix
+        head = "{'attributes': {'type': (t := _type_of(rid)), 'url': _url + t + '/' + rid}"
+    parts = [head]
+    for number, (key, source) in enumerate(entries):
+        namespace[f"_k{number}"] = key
+        if isinstance(source, int):
+            parts.append(f"_k{number}: row[{int(source)}]")
+        else:
+            namespace[f"_f{number}"] = source
+            parts.append(f"_k{number}: _f{number}(row)")
+    source_code = (
+        "def build(row):\n"
+        f"    rid = row[{int(id_index)}]\n"
+        "    if rid is None:\n"
+        "        return None\n"
+        f"    return {', '.join(parts)}}}\n"
+    )
+    exec(source_code, namespace)  # noqa: S102 -- generated from column numbers and fixed names only
+    return namespace["build"]
 
 
 def aggregate_builder(columns: list[tuple[str, int]]) -> Callable[[tuple], dict]:

@@ -27,14 +27,15 @@ from emulator.soql.nodes import FieldPath
 from emulator.soql.predicates import translate_condition
 from emulator.soql.resolve import JoinNode, ResolvedField, column
 from emulator.soql.shape import (
-    Builder,
-    address_builder,
+    Entry,
+    address_value,
     aggregate_builder,
+    converted,
     converter,
     formatter,
-    parent_builder,
+    no_value,
     record_builder,
-    value_builder,
+    wire_value,
 )
 from metadata.model import Schema
 
@@ -253,7 +254,7 @@ class _Translator:
         else:
             select = self.finish(select, bound, ordered)
         type_name = bound.obj.name
-        build = record_builder(lambda _id: type_name, id_index, self.url_prefix, entries)
+        build = record_builder(type_name, id_index, self.url_prefix, entries)
         return Plan(select.sql(dialect="duckdb"), "records", build, children, parent_key_index)
 
     def per_parent(
@@ -283,10 +284,10 @@ class _Translator:
         return select
 
     # ------------------------------------------------------------------ record entries
-    def entries(self, bound: BoundQuery, columns: _Columns, children: list[ChildPlan]) -> list[Builder]:
-        """Builders for each key of a record, nesting parent fields under their relationship."""
-        root_entries: list[Builder] = []
-        nested: dict[tuple[str, ...], list[Builder]] = {(): root_entries}
+    def entries(self, bound: BoundQuery, columns: _Columns, children: list[ChildPlan]) -> list[Entry]:
+        """The entries of a record in SELECT order, parent fields nested under their relationship."""
+        root: list = []
+        nested: dict[tuple[str, ...], list] = {(): root}
         for item in bound.items:
             if isinstance(item, FieldItem):
                 target = self.parent_entries(item.resolved.node, item.names, columns, nested)
@@ -295,40 +296,36 @@ class _Translator:
                 key = item.key
                 fk = column(item.query.joins.alias, item.relationship.field)
                 children.append(ChildPlan(key, self.records_plan(item.query, parent_key=fk)))
-                root_entries.append(_placeholder(key))
+                root.append((key, no_value))
             elif isinstance(item, TypeOfItem):
-                root_entries.append(self.typeof_entry(item, columns))
-        return root_entries
+                root.append(self.typeof_entry(item, columns))
+        return _finish(root, self.url_prefix)
 
     def parent_entries(
         self,
         node: JoinNode,
         names: tuple[str, ...],
         columns: _Columns,
-        nested: dict[tuple[str, ...], list[Builder]],
-    ) -> list[Builder]:
+        nested: dict[tuple[str, ...], list],
+    ) -> list:
         if names in nested:
             return nested[names]
         holder = self.parent_entries(node.parent, names[:-1], columns, nested)
-        entries: list[Builder] = []
+        entries: list = []
         nested[names] = entries
-        id_index = columns.add(node.id_expression())
-        holder.append(
-            parent_builder(
-                names[-1], record_builder(self.type_namer(node), id_index, self.url_prefix, entries)
-            )
-        )
+        holder.append(_Parent(names[-1], self.type_namer(node), columns.add(node.id_expression()), entries))
         return entries
 
-    def type_namer(self, node: JoinNode) -> Callable[[str], str]:
+    def type_namer(self, node: JoinNode) -> Callable[[str], str] | str:
+        """The object a hop reaches: its name, or for a polymorphic hop a function of the Id's key prefix."""
         if not node.polymorphic:
-            name = node.obj.name
-            return lambda _id: name
+            return node.obj.name
         names = {obj.keyPrefix: obj.name for obj, _ in node.targets if obj.keyPrefix}
         fallback = node.obj.name
         return lambda record_id: names.get(record_id[:3], fallback)
 
-    def field_entry(self, item: FieldItem, columns: _Columns) -> Builder:
+    def field_entry(self, item: FieldItem, columns: _Columns) -> Entry:
+        """A field's entry: ``(key, column)`` when the SQL already gives the JSON value, else a builder."""
         f = item.resolved.field
         node = item.resolved.node
         if f.is_compound:
@@ -340,51 +337,73 @@ class _Translator:
                         component.name[len(prefix) :] if component.name.startswith(prefix) else component.name
                     )
                     key = suffix[:1].lower() + suffix[1:]
-                    indexes[key] = columns.add(column(node.targets[0][1], component.name))
-            return address_builder(item.key, indexes)
+                    indexes[key] = columns.add(
+                        wire_value(column(node.targets[0][1], component.name), component.type)
+                    )
+            return (item.key, address_value(indexes))
         value = item.resolved.expression
-        convert = converter(f.type)
         if item.function == "TOLABEL":
-            value = picklist_label(Typed(value, f.type, f))
-            convert = None
-        elif item.function == "FORMAT":
-            convert = formatter(f.type, self.ctx.timezone)
-        return value_builder(item.key, columns.add(value), convert)
+            return (item.key, columns.add(picklist_label(Typed(value, f.type, f))))
+        if item.function == "FORMAT":
+            return (item.key, converted(columns.add(value), formatter(f.type, self.ctx.timezone)))
+        convert = converter(f.type)
+        if convert is None:
+            return (item.key, columns.add(wire_value(value, f.type)))
+        return (item.key, converted(columns.add(value), convert))
 
-    def typeof_entry(self, item: TypeOfItem, columns: _Columns) -> Builder:
+    def typeof_entry(self, item: TypeOfItem, columns: _Columns) -> Entry:
+        """TYPEOF: one record shape per WHEN type (ELSE for the others), chosen by the parent's Id."""
         node = item.node
         id_index = columns.add(node.id_expression())
         aliases = {obj.name: alias for obj, alias in node.targets}
-        branches: dict[str, list[tuple[str, int, Callable | None]]] = {}
-        for type_name, fields in item.branches.items():
-            branches[type_name] = [
-                (f.name, columns.add(column(aliases[type_name], f.name)), converter(f.type)) for f in fields
-            ]
-        default = [
-            (f.name, columns.add(node.value_expression(f.name)), converter(f.type)) for f in item.default
-        ]
-        type_of = self.type_namer(node)
-        key = item.key
-        url_prefix = self.url_prefix
 
-        def build(row: tuple, out: dict) -> None:
+        def entries_of(sources: list[tuple[str, exp.Expression, str]]) -> list[Entry]:
+            return [
+                (name, converted(columns.add(wire_value(sql, ftype)), converter(ftype)))
+                for name, sql, ftype in sources
+            ]
+
+        shapes = {
+            type_name: record_builder(
+                type_name,
+                id_index,
+                self.url_prefix,
+                entries_of([(f.name, column(aliases[type_name], f.name), f.type) for f in fields]),
+            )
+            for type_name, fields in item.branches.items()
+        }
+        default_entries = entries_of([(f.name, node.value_expression(f.name), f.type) for f in item.default])
+        namer = self.type_namer(node)
+        type_of = (lambda _id: namer) if isinstance(namer, str) else namer
+        for obj, _ in node.targets:
+            if obj.name not in shapes:
+                shapes[obj.name] = record_builder(obj.name, id_index, self.url_prefix, default_entries)
+
+        def value(row: tuple) -> dict | None:
             record_id = row[id_index]
             if record_id is None:
-                out[key] = None
-                return
-            type_name = type_of(record_id)
-            record: dict = {"attributes": {"type": type_name, "url": f"{url_prefix}{type_name}/{record_id}"}}
-            for name, index, convert in branches.get(type_name, default):
-                record[name] = row[index] if convert is None else convert(row[index])
-            out[key] = record
+                return None
+            return shapes[type_of(record_id)](row)
 
-        return build
+        return (item.key, value)
 
 
-def _placeholder(key: str) -> Builder:
-    """Reserves a child relationship's key at its SELECT position; filled once children are read."""
+class _Parent:
+    """A parent record being assembled: its entries are complete only once every item is seen."""
 
-    def build(row: tuple, out: dict) -> None:
-        out[key] = None
+    def __init__(self, key: str, type_of: Callable[[str], str], id_index: int, entries: list) -> None:
+        self.key, self.type_of, self.id_index, self.entries = key, type_of, id_index, entries
 
-    return build
+
+def _finish(entries: list, url_prefix: str) -> list[Entry]:
+    """Entries with nested parents turned into builders (now that their own entries are known)."""
+    out: list[Entry] = []
+    for entry in entries:
+        if isinstance(entry, _Parent):
+            build = record_builder(
+                entry.type_of, entry.id_index, url_prefix, _finish(entry.entries, url_prefix)
+            )
+            out.append((entry.key, build))
+        else:
+            out.append(entry)
+    return out
