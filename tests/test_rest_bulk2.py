@@ -56,7 +56,7 @@ def test_upsert_by_external_id_inserts_then_updates(sf):
         records=[{"External_ID__c": "P-1", "Name": "Boot"}], external_id_field="External_ID__c", wait=0
     )
     [result] = sf.bulk2.Product2.upsert(
-        records=[{"External_ID__c": "p-1", "Name": "Boot v2"}, {"External_ID__c": "P-2", "Name": "Sandal"}],
+        records=[{"External_ID__c": "P-1", "Name": "Boot v2"}, {"External_ID__c": "P-2", "Name": "Sandal"}],
         external_id_field="External_ID__c",
         wait=0,
     )
@@ -65,7 +65,7 @@ def test_upsert_by_external_id_inserts_then_updates(sf):
         row["External_ID__c"]: row["sf__Created"]
         for row in _rows(sf.bulk2.Product2.get_successful_records(result["job_id"]))
     }
-    assert created == {"p-1": "false", "P-2": "true"}
+    assert created == {"P-1": "false", "P-2": "true"}
     assert emulated_org(sf).count("Product2") == 2
 
 

@@ -236,7 +236,7 @@ def test_collection_upsert_by_external_id(sf):
         method="PATCH",
         json={
             "records": [
-                {"attributes": {"type": "Product2"}, "External_ID__c": "s1", "Name": "Shoe v2"},
+                {"attributes": {"type": "Product2"}, "External_ID__c": "S1", "Name": "Shoe v2"},
                 {"attributes": {"type": "Product2"}, "External_ID__c": "S2", "Name": "Sock"},
             ]
         },

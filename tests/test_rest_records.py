@@ -117,7 +117,7 @@ def test_wrong_method_is_405_with_salesforces_wording(sf):
 
 
 # ---------------------------------------------------------------------------- upsert by external id
-def test_upsert_creates_201_then_updates_200_and_get_by_custom_id_finds_it_case_insensitively(sf):
+def test_upsert_creates_201_then_updates_200_and_get_by_custom_id_finds_it(sf):
     response = sf.Product2.upsert("External_ID__c/SKU-1", {"Name": "Runner"}, raw_response=True)
     assert response.status_code == 201
     body = response.json()
@@ -125,8 +125,28 @@ def test_upsert_creates_201_then_updates_200_and_get_by_custom_id_finds_it_case_
     again = sf.Product2.upsert("External_ID__c/SKU-1", {"Name": "Runner 2"}, raw_response=True)
     assert again.status_code == 200
     assert again.json() == {"id": body["id"], "success": True, "errors": [], "created": False}
-    found = sf.Product2.get_by_custom_id("External_ID__c", "sku-1")
+    found = sf.Product2.get_by_custom_id("External_ID__c", "SKU-1")
     assert found["Id"] == body["id"] and found["Name"] == "Runner 2" and found["External_ID__c"] == "SKU-1"
+
+
+def test_a_non_unique_custom_external_id_matches_case_sensitively(sf):
+    # Apex Developer Guide, "Upserting Records": case-insensitive only for Unique, case-insensitive fields.
+    sf.Product2.upsert("External_ID__c/SKU-1", {"Name": "Upper"})
+    with pytest.raises(SalesforceResourceNotFound):
+        sf.Product2.get_by_custom_id("External_ID__c", "sku-1")
+    assert sf.Product2.upsert("External_ID__c/sku-1", {"Name": "Lower"}, raw_response=True).status_code == 201
+
+
+def test_standard_id_lookup_fields_key_upserts_and_update_only_refuses_to_create(sf):
+    contact_id = sf.Contact.create({"LastName": "Mail", "Email": "Mail@Example.com"})["id"]
+    response = sf.Contact.upsert("Email/mail@example.com", {"Title": "Found"}, raw_response=True)
+    assert response.status_code == 200 and response.json()["id"] == contact_id
+    missing = sf.session.patch(
+        sf.base_url + "sobjects/Contact/Email/nobody@example.com?updateOnly=true",
+        json={"LastName": "x"},
+        headers=sf.headers,
+    )
+    assert missing.status_code == 404 and emulated_org(sf).count("Contact") == 1
 
 
 def test_upsert_before_api_46_answers_204_on_update():

@@ -165,7 +165,7 @@ def create_ingest(call: Call) -> Response:
     if job.operation == "upsert":
         name = str(body.get("externalIdFieldName") or "")
         key = obj.field(name)
-        if key is None or not (key.externalId or key.name == "Id"):
+        if key is None or not (key.externalId or key.idLookup):
             raise SalesforceError(
                 "INVALIDJOB",
                 f"InvalidJob : Field name provided, {name} does not match an External ID for {obj.name}",

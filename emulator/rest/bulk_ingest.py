@@ -138,7 +138,7 @@ def _relationship_value(call: Call, obj: SObject, column: str, value: str | None
         return reference.name, None
     target = call.org.schema.get(reference.referenceTo[0]) if reference.referenceTo else None
     key = target.field(key_name) if target is not None else None
-    if key is None or not (key.externalId or key.name == "Id"):
+    if key is None or not (key.externalId or key.idLookup):
         raise SalesforceError("INVALID_FIELD", f"No such column '{column}' on sobject of type {obj.name}", [])
     matches = find_by_external_id(call, target, key, value)
     if not matches:

@@ -7,7 +7,8 @@ REST API Developer Guide, "sObject Rows" and "sObject Rows by External ID"
 - ``GET sobjects/X/<Id>[?fields=A,B]``: 200 the record with ``attributes``, fields in describe order;
 - ``PATCH sobjects/X/<Id>``: 204; ``DELETE``: 204 (to the recycle bin);
 - ``PATCH sobjects/X/<Field>/<value>`` upserts: no match 201 (``created: true``), one match 200
-  (``created: false``; 204 before API 46.0), several 300 with the matching records' URLs;
+  (``created: false``; 204 before API 46.0), several 300 with the matching records' URLs
+  (``?updateOnly=true``: no match is 404 instead of a create);
   a field that is not an external id: 404 ``Provided external ID field does not exist or is not
   accessible: <Field>``; ``POST sobjects/X/Id`` creates (API 37.0+);
 - ``GET``/``DELETE sobjects/X/<Field>/<value>`` act on the one record with that value.
@@ -174,15 +175,26 @@ def _blob_field(obj: SObject, first: str, second: str) -> tuple[str, Field] | No
 
 # ---------------------------------------------------------------------------- external ids
 def external_id_field(obj: SObject, name: str) -> Field:
-    """The field an upsert or lookup may key on: ``Id`` or an External ID field; else 404 NOT_FOUND."""
+    """The field an upsert or lookup may key on: an External ID field or an idLookup field (``Id``,
+    ``Contact.Email`` ...), as the SOAP API's upsert() describes; else 404 NOT_FOUND."""
     f = obj.field(name)
-    if f is None or not (f.externalId or f.name == "Id"):
+    if f is None or not (f.externalId or f.idLookup):
         raise no_such_external_id_field(name)
     return f
 
 
+def matches_ignoring_case(field: Field) -> bool:
+    """Custom external ids match case-insensitively only when Unique and not case-sensitive
+    (Apex Developer Guide, "Upserting Records"); standard text lookups ignore case like SOQL."""
+    if field.type not in _TEXT_TYPES:
+        return False
+    if field.custom:
+        return field.unique and not field.caseSensitive
+    return not field.caseSensitive
+
+
 def find_by_external_id(call: Call, obj: SObject, field: Field, value: Any) -> list[str]:
-    """Ids of live records whose ``field`` equals ``value`` (case-insensitively unless the field is case-sensitive)."""
+    """Ids of live records whose ``field`` equals ``value`` (see :func:`matches_ignoring_case`)."""
     if field.name == "Id":
         record_id = own_record_id(obj, value) if isinstance(value, str) else None
         if record_id is None:
@@ -197,7 +209,7 @@ def find_by_external_id(call: Call, obj: SObject, field: Field, value: Any) -> l
         return []
     column = quote(field.name)
     live = ' AND NOT coalesce("IsDeleted", false)' if obj.field("IsDeleted") is not None else ""
-    if field.type in _TEXT_TYPES and not field.caseSensitive:
+    if matches_ignoring_case(field):
         where, param = f"lower({column}) = lower(?)", str(typed)
     else:
         where, param = f"{column} = ?", typed
@@ -213,7 +225,7 @@ def upsert(call: Call, obj: SObject, field: Field, value: str, body: dict[str, A
     if len(matches) > 1:
         return json_response(300, [call.record_url(obj.name, m) for m in matches])
     if not matches:
-        if field.name == "Id":
+        if field.name == "Id" or (call.request.param("updateOnly") or "").lower() == "true":
             raise not_found()
         values = {k: v for k, v in body.items() if obj.field(k) is None or obj.field(k).name != field.name}
         values[field.name] = value
