@@ -1,8 +1,9 @@
 """SOQL engine overhead on a CRMArena-size org (issue 3).
 
-For each query: the time of ``emulator.soql.query`` with its plan cached, the time DuckDB
-alone needs for the plan's SQL (``execute(...).fetchall()``), and the engine's own share
-``(engine - duckdb) / duckdb`` -- parse, bind, translate (cached), shaping and paging.
+For each query, with its plan cached: the time DuckDB spends on the plan's SQL (execute and
+fetchall, child subqueries included) and everything else ``emulator.soql.query`` does
+(plan lookup, shaping, paging), measured in the same calls; the engine's share is
+``overhead / DuckDB time``.
 Target: at most 0.5x DuckDB's time, for the reference solver's queries (crmarena.md §5),
 lookups by Id, and relationship and aggregate queries. The cold time (first run of a
 query text: parse + bind + translate + run) is reported alongside.
@@ -10,14 +11,16 @@ query text: parse + bind + translate + run) is reported alongside.
 
 from __future__ import annotations
 
+import statistics
 import tempfile
 import time
 from pathlib import Path
 
-from bench import Measurement, median_ms
+from bench import Measurement
 from emulator import soql
+from emulator.soql import execute
 from emulator.soql.execute import fetch
-from emulator.soql.plans import clear_caches, plan_for
+from emulator.soql.plans import clear_caches
 
 TARGET_RATIO = 0.5
 
@@ -48,8 +51,12 @@ def queries(org) -> list[tuple[str, str]]:
     product = one('SELECT "Product2Id" FROM "OrderItem" ORDER BY "Id" LIMIT 1')[0]
     order_account, day = one('SELECT "AccountId", "EffectiveDate" FROM "Order" ORDER BY "Id" LIMIT 1')
     email_case = one('SELECT "ParentId" FROM "EmailMessage" ORDER BY "Id" LIMIT 1')[0]
-    items = tuple(r[0] for r in org.con.execute('SELECT "Id" FROM "OrderItem" ORDER BY "Id" LIMIT 15').fetchall())
-    accounts = tuple(r[0] for r in org.con.execute('SELECT "Id" FROM "Account" ORDER BY "Id" LIMIT 20').fetchall())
+    items = tuple(
+        r[0] for r in org.con.execute('SELECT "Id" FROM "OrderItem" ORDER BY "Id" LIMIT 15').fetchall()
+    )
+    accounts = tuple(
+        r[0] for r in org.con.execute('SELECT "Id" FROM "Account" ORDER BY "Id" LIMIT 20').fetchall()
+    )
     s, e = "2021-01-01T00:00:00Z", "2023-06-30T23:59:59Z"
     return [
         ("§5 owner assignments in a window", f"SELECT NewValue__c, CreatedDate FROM CaseHistory__c WHERE CreatedDate >= {s} AND CreatedDate <= {e} AND Field__c = 'Owner Assignment'"),
@@ -71,8 +78,40 @@ def queries(org) -> list[tuple[str, str]]:
     ]  # fmt: skip
 
 
+def split_timing(org, text: str, repeat: int) -> tuple[float, float]:
+    """Median (engine overhead, DuckDB time) in ms of ``soql.query(org, text)``, measured in the same calls.
+
+    DuckDB's share is the time spent inside :func:`emulator.soql.execute.fetch` (SQL execution and
+    fetchall, the child subqueries' included); the overhead is the rest of the call. Measuring both
+    in one call keeps a loaded machine's noise out of the ratio.
+    """
+    spent = [0.0]
+
+    def timed_fetch(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return fetch(*args, **kwargs)
+        finally:
+            spent[0] += time.perf_counter() - start
+
+    overheads, duck = [], []
+    execute.fetch = timed_fetch
+    try:
+        for i in range(repeat + 3):
+            spent[0] = 0.0
+            start = time.perf_counter()
+            soql.query(org, text)
+            total = time.perf_counter() - start
+            if i >= 3:  # warm-up runs
+                overheads.append((total - spent[0]) * 1000)
+                duck.append(spent[0] * 1000)
+    finally:
+        execute.fetch = fetch
+    return statistics.median(overheads), statistics.median(duck)
+
+
 def run(quick: bool = False) -> list[Measurement]:
-    repeat = 10 if quick else 50
+    repeat = 15 if quick else 60
     org = crmarena_org()
     results: list[Measurement] = []
     cold_times = []
@@ -81,10 +120,8 @@ def run(quick: bool = False) -> list[Measurement]:
         start = time.perf_counter()
         soql.query(org, text)
         cold_times.append((time.perf_counter() - start) * 1000)
-        plan = plan_for(org, text, False, "62.0")
-        duck = median_ms(lambda plan=plan: fetch(org, plan), repeat)
-        engine = median_ms(lambda text=text: soql.query(org, text), repeat)
-        ratio = (engine - duck) / duck
+        overhead, duck = split_timing(org, text, repeat)
+        ratio = overhead / duck
         results.append(
             Measurement(
                 "soql",
@@ -93,7 +130,7 @@ def run(quick: bool = False) -> list[Measurement]:
                 "x",
                 f"<= {TARGET_RATIO}",
                 ratio <= TARGET_RATIO,
-                f"engine {engine:.3f} ms, DuckDB {duck:.3f} ms",
+                f"engine +{overhead:.3f} ms over DuckDB {duck:.3f} ms",
             )
         )
     cold_times.sort()

@@ -24,7 +24,7 @@ import duckdb
 
 from emulator import ids
 from emulator.errors import SalesforceError
-from emulator.soql.shape import child_result
+from emulator.soql.shape import bulk_allocation, child_result
 from emulator.soql.translate import Plan
 
 if TYPE_CHECKING:
@@ -89,7 +89,9 @@ def first_batch(org: Org, plan: Plan, batch_size: int, api_version: str) -> dict
                 "MALFORMED_QUERY",
                 "Aggregate query does not support queryMore(), use LIMIT to restrict the results to a single batch",
             )
-        return {"totalSize": len(rows), "done": True, "records": [plan.build(r) for r in rows]}
+        with bulk_allocation():
+            records = [plan.build(r) for r in rows]
+        return {"totalSize": len(rows), "done": True, "records": records}
     cursor = Cursor(plan, rows, batch_size, api_version)
     return page(org, cursor, 0, None)
 
@@ -110,7 +112,8 @@ def page(org: Org, cursor: Cursor, position: int, locator: str | None) -> dict:
 
 def shape_records(org: Org, plan: Plan, rows: list[tuple]) -> list[dict]:
     """REST records for ``rows``, with their child subqueries run for these parents."""
-    records = [plan.build(row) for row in rows]
+    with bulk_allocation():
+        records = [plan.build(row) for row in rows]
     if plan.children and records:
         parent_ids = [row[0] for row in rows]
         for child in plan.children:
