@@ -22,6 +22,7 @@ from emulator.errors import SalesforceError, not_found
 from emulator.rest import versions
 from emulator.rest.messages import Request, Response, error_response
 from emulator.rest.routing import Call, Route, method_not_allowed
+from emulator.store.seed import ORGANIZATION_ID
 
 if TYPE_CHECKING:
     from emulator.store.org import Org
@@ -91,8 +92,7 @@ class Router:
     def issue_session(self, session_id: str | None = None) -> str:
         """Register ``session_id`` (or a fresh one shaped like Salesforce's) and return it."""
         if session_id is None:
-            org_id = _organization_id(self.org)
-            session_id = f"{org_id[:15]}!{secrets.token_urlsafe(72)}"
+            session_id = f"{ORGANIZATION_ID[:15]}!{secrets.token_urlsafe(72)}"
         with self._state_lock:
             self._sessions.add(session_id)
         return session_id
@@ -181,9 +181,3 @@ class Router:
             with self.org.lock:
                 return handler(call, **match.groupdict())
         raise not_found()
-
-
-def _organization_id(org: Org) -> str:
-    from emulator.store.seed import ORGANIZATION_ID
-
-    return ORGANIZATION_ID
