@@ -120,7 +120,7 @@ POLICIES = (
         "Order Cancellation Policy",
         "When an order can still be cancelled and what to do after it ships.",
         (
-            "An order can be cancelled within 1 hour of being placed, or later as long as it has not shipped. There is no cancellation fee.",
+            "An order can be cancelled within 1 hour of placing it, or at any time before it ships. There is no cancellation fee.",
             "Once an order has shipped it can no longer be cancelled; the customer returns it under the Return Policy after delivery. Agents may not refund a shipped order before the items are returned.",
         ),
         (
@@ -227,7 +227,7 @@ FAQS = (
         "Where We Ship",
         "Shipping destinations.",
         (
-            "We ship to all 50 US states and to Canada. We do not ship to PO boxes for orders containing bikes or fitness equipment.",
+            "We ship only to the United States (all 50 states) and Canada. We do not ship to PO boxes for orders containing bikes or fitness equipment.",
         ),
         (("Do you ship internationally?", "Only to the United States and Canada."),),
     ),
