@@ -1,0 +1,85 @@
+"""SOSL: Salesforce's text search (``FIND {...}``) over an index kept inside the org's DuckDB.
+
+A search goes parse (:mod:`.statement`, with the search term language of :mod:`.terms`)
+-> index (:mod:`.index`, built on an org's first search, then kept current by a change
+listener) -> match and rank per object (:mod:`.matcher`) -> RETURNING (:mod:`.returning`,
+whose field lists, WHERE and ORDER BY are SOQL run by :mod:`emulator.soql`). Every failure
+is a :class:`~emulator.errors.SalesforceError` worded like Salesforce's.
+
+Public interface: :func:`search` (the REST body of ``GET /search?q=``) and
+:func:`ensure_index` (build an org's index ahead of time, e.g. on a template org before
+forking it per episode, so no fork pays for it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import duckdb
+
+from emulator.errors import SalesforceError
+from emulator.soql.execute import unexpected_error
+from emulator.sosl import index
+from emulator.sosl.errors import SoslSyntaxError
+from emulator.sosl.returning import records, targets
+from emulator.sosl.statement import Statement, parse
+
+if TYPE_CHECKING:
+    from emulator.store.org import Org
+
+__all__ = ["ensure_index", "search"]
+
+_PARSED: dict[str, Statement] = {}
+_PARSED_MAX = 512
+
+
+def search(org: Org, sosl: str, *, api_version: str = "62.0") -> dict:
+    """The REST body of GET /search: {"searchRecords": [{"attributes": {"type", "url"}, <fields>...}, ...]}.
+
+    Raises emulator.errors.SalesforceError (INVALID_SEARCH, MALFORMED_SEARCH with Salesforce's caret prefix,
+    INVALID_TYPE / INVALID_FIELD as SOQL words them for RETURNING).
+    """
+    text = sosl if isinstance(sosl, str) else ""
+    try:
+        statement = _parsed(text)
+        with org.lock:
+            try:
+                return _run(org, statement, text, api_version)
+            except duckdb.CatalogException:
+                # The index tables vanished under the cached state (a rolled-back build): rebuild once.
+                org.cache.pop(index.CACHE_KEY, None)
+                return _run(org, statement, text, api_version)
+    except SoslSyntaxError as exc:
+        raise exc.render(text) from None
+    except SalesforceError:
+        raise
+    except RecursionError:
+        raise SalesforceError(
+            "QUERY_TOO_COMPLICATED",
+            "Query is either selecting too many fields or the filter conditions are too complicated.",
+        ) from None
+    except Exception as exc:  # an engine bug must still answer like Salesforce, never with a traceback
+        raise unexpected_error(exc) from None
+
+
+def ensure_index(org: Org) -> None:
+    """Build ``org``'s search index now if it has none (a fork of an indexed org already has one)."""
+    with org.lock:
+        index.ensure_index(org)
+
+
+def _run(org: Org, statement: Statement, text: str, api_version: str) -> dict:
+    found = targets(org, statement)
+    state = index.ensure_index(org)
+    return {"searchRecords": records(org, statement, found, state, api_version)}
+
+
+def _parsed(text: str) -> Statement:
+    """The parsed statement, cached by text (parsing is pure)."""
+    statement = _PARSED.get(text)
+    if statement is None:
+        statement = parse(text)
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[text] = statement
+    return statement

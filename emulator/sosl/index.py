@@ -1,0 +1,264 @@
+"""The search index: token tables inside the org's DuckDB catalog, kept in step with every write.
+
+Per indexed object (see :mod:`.fields`) two tables:
+
+- ``_sf_search_tokens_<Object>(record_id, field, pos, token)``: one row per token occurrence
+  of a searchable field of a live record (position from 1; a phone number's digits run
+  together get position 0), written sorted by token so DuckDB's zone maps skip most of
+  the table for a lookup;
+- ``_sf_search_docs_<Object>(record_id, field, len)``: tokens per field, for ranking.
+
+and one ``_sf_search_meta(object, fingerprint)`` table.
+
+Life cycle. :func:`ensure_index` builds the index on an org's first search and registers
+:func:`on_change` in ``org.listeners``; from then on every insert, update, delete and
+undelete updates the index inside the write's transaction, and a bulk load (kind
+``"load"``) rebuilds the object. Listeners and tables pass to forks (tables copy-on-write,
+read through ``org.table_sql``), so a fork of an indexed org never rebuilds anything; the
+per-org ``org.cache`` only remembers that the tables exist. An org reopened from a file
+has the tables but not the listener, and may have been written since it was opened: its
+first search compares each object's fingerprint (a hash of its searchable text) with the
+one stored when the object was last built and rebuilds the objects that differ (any
+object written since its build, whether or not a listener kept its index current).
+Deleted records (``IsDeleted``) are not in the index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import duckdb
+
+from emulator.sosl.fields import indexed_fields, indexed_objects
+from emulator.sosl.text import phone_digits_sql, searchable_text_sql, token_list_sql
+from emulator.store.ddl import quote
+from metadata.model import SObject
+
+if TYPE_CHECKING:
+    from emulator.store.org import Org
+
+CACHE_KEY = "sosl.index"
+GENERATION_KEY = "sosl.generation"
+META_TABLE = "_sf_search_meta"
+TOKENS_PREFIX = "_sf_search_tokens_"
+DOCS_PREFIX = "_sf_search_docs_"
+LOAD_KIND = "load"
+STAGE_TABLE = "_sf_search_stage"
+"""A temporary table (per connection, outside the org's catalog) holding a full build's token lists."""
+
+
+def tokens_table(object_name: str) -> str:
+    return TOKENS_PREFIX + object_name
+
+
+def docs_table(object_name: str) -> str:
+    return DOCS_PREFIX + object_name
+
+
+@dataclass
+class IndexState:
+    """What an org's index holds (kept in ``org.cache``; rediscovered from the catalog by a fork)."""
+
+    objects: set[str] = field(default_factory=set)
+
+
+# ---------------------------------------------------------------------------- entry points
+def ensure_index(org: Org) -> IndexState:
+    """The org's index, built (or checked, for a reopened org) on first use."""
+    state = org.cache.get(CACHE_KEY)
+    if state is not None and state.objects:
+        return state
+    with org.lock:
+        state = _discover(org)
+        wanted = [obj for obj in indexed_objects(org.schema)]
+        listening = on_change in org.listeners
+        stale = [obj for obj in wanted if obj.name not in state.objects]
+        if state.objects and not listening:
+            stale += _changed_since_indexed(org, [o for o in wanted if o.name in state.objects])
+        if stale:
+            with org.transaction():
+                _create_meta(org)
+                for obj in stale:
+                    build_object(org, obj)
+            state.objects.update(obj.name for obj in stale)
+        if not listening:
+            org.listeners.append(on_change)
+        org.cache[CACHE_KEY] = state
+        return state
+
+
+def on_change(org: Org, object_name: str, record_ids: list[str], kind: str) -> None:
+    """Change listener: keep the index of ``object_name`` in step with a write (no-op without an index)."""
+    state = org.cache.get(CACHE_KEY)
+    if state is None:
+        state = org.cache[CACHE_KEY] = _discover(org)
+    if object_name not in state.objects:
+        return
+    obj = org.schema.get(object_name)
+    _bump(org, object_name)
+    if kind == LOAD_KIND:
+        build_object(org, obj)
+        return
+    if not record_ids:
+        return
+    if kind in ("update", "delete"):
+        _unindex(org, obj, record_ids)
+    if kind in ("insert", "update", "undelete"):
+        _index(org, obj, record_ids)
+
+
+def build_object(org: Org, obj: SObject) -> None:
+    """(Re)build the index of one object from its live records (inside a transaction)."""
+    tokens, docs = tokens_table(obj.name), docs_table(obj.name)
+    _bump(org, obj.name)
+    with org.transaction():
+        for table, columns in (
+            (tokens, "record_id VARCHAR, field VARCHAR, pos INTEGER, token VARCHAR"),
+            (docs, "record_id VARCHAR, field VARCHAR, len INTEGER"),
+        ):
+            org.before_write(table)
+            org.con.execute(f"CREATE TABLE IF NOT EXISTS {quote(table)} ({columns})")
+            org.con.execute(f"DELETE FROM {quote(table)}")
+        stage = _stage_sql(org, obj, restricted=False)
+        org.con.execute(f"CREATE OR REPLACE TEMP TABLE {STAGE_TABLE} AS {stage}")
+        org.con.execute(
+            f"INSERT INTO {quote(tokens)} SELECT * FROM ({_tokens_sql(STAGE_TABLE)} "
+            f"UNION ALL {_phone_sql(org, obj, restricted=False)}) ORDER BY token, record_id"
+        )
+        org.con.execute(f"INSERT INTO {quote(docs)} {_docs_sql(STAGE_TABLE)}")
+        org.con.execute(f"DROP TABLE {STAGE_TABLE}")  # a failed build rolls back with the transaction
+        _create_meta(org)
+        org.before_write(META_TABLE)
+        org.con.execute(f"DELETE FROM {META_TABLE} WHERE object = ?", [obj.name])
+        org.con.execute(f"INSERT INTO {META_TABLE} SELECT ?, ({_fingerprint_sql(org, obj)})", [obj.name])
+
+
+def generation(org: Org, object_name: str) -> int:
+    """A number that changes whenever the object's index does (keys caches of index statistics)."""
+    return org.cache.get(GENERATION_KEY, {}).get(object_name, 0)
+
+
+def _bump(org: Org, object_name: str) -> None:
+    generations = org.cache.setdefault(GENERATION_KEY, {})
+    generations[object_name] = generations.get(object_name, 0) + 1
+
+
+# ---------------------------------------------------------------------------- incremental
+def _index(org: Org, obj: SObject, record_ids: list[str]) -> None:
+    tokens, docs = tokens_table(obj.name), docs_table(obj.name)
+    org.before_write(tokens)
+    org.before_write(docs)
+    stage = f"({_stage_sql(org, obj, restricted=True)})"
+    org.con.execute(
+        f"INSERT INTO {quote(tokens)} {_tokens_sql(stage)} UNION ALL {_phone_sql(org, obj, restricted=True)}",
+        [record_ids, record_ids],
+    )
+    org.con.execute(f"INSERT INTO {quote(docs)} {_docs_sql(stage)}", [record_ids])
+
+
+def _unindex(org: Org, obj: SObject, record_ids: list[str]) -> None:
+    for table in (tokens_table(obj.name), docs_table(obj.name)):
+        org.before_write(table)
+        org.con.execute(
+            f"DELETE FROM {quote(table)} WHERE record_id IN (SELECT unnest(?::VARCHAR[]))", [record_ids]
+        )
+
+
+def _live(obj: SObject, restricted: bool) -> str:
+    """WHERE text for the records the index holds (``?``: an Id list when ``restricted``)."""
+    live = 'NOT coalesce("IsDeleted", false)' if obj.field("IsDeleted") is not None else "true"
+    if restricted:
+        live += ' AND "Id" IN (SELECT unnest(?::VARCHAR[]))'
+    return live
+
+
+def _stage_sql(org: Org, obj: SObject, restricted: bool) -> str:
+    """SELECT (record_id, field, t): each non-null searchable field of a live record and its token list.
+
+    One scan of the object's table: the fields are UNPIVOTed into rows (nulls dropped), rich
+    text is stripped of tags and entities first, then every value is tokenised.
+    """
+    fields = indexed_fields(obj)
+    columns = ", ".join(
+        f"{searchable_text_sql(quote(f.name), f.htmlFormatted)} AS {quote(f.name)}" for f in fields
+    )
+    names = ", ".join(quote(f.name) for f in fields)
+    source = (
+        f'SELECT "Id" AS record_id, {columns} FROM {org.table_sql(obj.name)} WHERE {_live(obj, restricted)}'
+    )
+    return (
+        f"SELECT record_id, field, {token_list_sql('txt')} AS t "
+        f"FROM (UNPIVOT ({source}) ON {names} INTO NAME field VALUE txt)"
+    )
+
+
+def _tokens_sql(stage: str) -> str:
+    return (
+        f"SELECT record_id, field, generate_subscripts(t, 1)::INTEGER AS pos, unnest(t) AS token FROM {stage}"
+    )
+
+
+def _docs_sql(stage: str) -> str:
+    return f"SELECT record_id, field, len(t)::INTEGER FROM {stage} WHERE len(t) > 0"
+
+
+def _phone_sql(org: Org, obj: SObject, restricted: bool) -> str:
+    """SELECT rows for phone numbers' digits run together (position 0), for numbers of several digit groups.
+
+    Always one ``?`` when ``restricted`` (an object without phone fields selects nothing).
+    """
+    phones = ", ".join(quote(f.name) for f in indexed_fields(obj) if f.type == "phone")
+    live = _live(obj, restricted)
+    if not phones:
+        return f"SELECT NULL::VARCHAR, NULL::VARCHAR, NULL::INTEGER, NULL::VARCHAR FROM {org.table_sql(obj.name)} WHERE false AND {live}"
+    return (
+        f"SELECT record_id, field, 0 AS pos, {phone_digits_sql('txt')} AS token FROM (UNPIVOT "
+        f'(SELECT "Id" AS record_id, {phones} FROM {org.table_sql(obj.name)} WHERE {live}) '
+        f"ON {phones} INTO NAME field VALUE txt) WHERE regexp_matches(txt, '[0-9][^0-9]+[0-9]')"
+    )
+
+
+# ---------------------------------------------------------------------------- state and freshness
+def _discover(org: Org) -> IndexState:
+    """The objects whose token tables exist in this org's catalog (a fork sees its parent's)."""
+    rows = org.con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_catalog = ? AND table_schema = 'main' "
+        "AND starts_with(table_name, ?)",
+        [org.catalog, TOKENS_PREFIX],
+    ).fetchall()
+    names = {r[0][len(TOKENS_PREFIX) :] for r in rows}
+    return IndexState({name for name in names if org.schema.get(name) is not None})
+
+
+def _create_meta(org: Org) -> None:
+    org.con.execute(f"CREATE TABLE IF NOT EXISTS {META_TABLE} (object VARCHAR, fingerprint HUGEINT)")
+
+
+def _fingerprint_sql(org: Org, obj: SObject) -> str:
+    """A hash of every live record's searchable text: it changes when what the index holds should."""
+    columns = ", ".join(['"Id"'] + [quote(f.name) for f in indexed_fields(obj)])
+    deleted = ', "IsDeleted"' if obj.field("IsDeleted") is not None else ""
+    return f"SELECT coalesce(sum(hash({columns}{deleted})), 0)::HUGEINT FROM {org.table_sql(obj.name)}"
+
+
+def _changed_since_indexed(org: Org, objects: list[SObject]) -> list[SObject]:
+    """Objects whose stored fingerprint is missing or differs from their current text."""
+    if not objects:
+        return []
+    try:
+        stored = dict(
+            org.con.execute(f"SELECT object, fingerprint FROM {org.table_sql(META_TABLE)}").fetchall()
+        )
+    except duckdb.CatalogException:  # no meta table: nothing can be trusted
+        return list(objects)
+    changed = []
+    for obj in objects:
+        expected = stored.get(obj.name)
+        if expected is None or org.con.execute(_fingerprint_sql(org, obj)).fetchone()[0] != expected:
+            changed.append(obj)
+    return changed
+
+
+def _sql_string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
