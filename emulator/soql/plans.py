@@ -69,7 +69,7 @@ def clear_caches() -> None:
 
 def bound_query(schema, text: str) -> BoundQuery:
     """The bound query for ``text`` (cached, errors included); raises SoqlError."""
-    key = (id(schema), text)
+    key = (schema, text)  # the schema itself, not id(): a dead schema's id can be reused
     cached = _bound.get(key)
     if cached is None:
         try:
@@ -96,7 +96,7 @@ def plan_for(
 ) -> Plan:
     """The compiled plan of ``text`` for ``org`` now (cached); raises SoqlError."""
     ctx = context(org)
-    key = (id(org.schema), text, include_deleted, api_version, restrict_ids, ctx)
+    key = (org.schema, text, include_deleted, api_version, restrict_ids, ctx)
     cached = _plans.get(key)
     if cached is None:
         bound = bound_query(org.schema, text)
