@@ -43,7 +43,7 @@ def test_unknown_field_names_the_entity_with_the_caret_prefix(built):
         "No such column 'Foo__c' on entity 'Account'. If you are attempting to use a custom field, "
         "be sure to append the '__c' after the custom field name." + WSDL
     )
-    assert err.to_rest() == {"message": err.message, "errorCode": "INVALID_FIELD", "fields": []}
+    assert err.to_rest() == {"message": err.message, "errorCode": "INVALID_FIELD"}
 
 
 def test_unknown_object_is_invalid_type_at_column_16_like_the_contact123_sample(built):
