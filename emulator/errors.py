@@ -25,10 +25,20 @@ class SalesforceError(Exception):
         self.message = message
         self.fields = list(fields or [])
         self.status = status
+        self.field_level = fields is not None
+        """True for record-level (DML) errors, whose REST body carries ``fields``; request-level
+        errors (session, query, search, parsing, routing) have no ``fields`` key on a real org."""
 
     def to_rest(self) -> dict:
-        """One element of a REST error body: ``{"message", "errorCode", "fields"}``."""
-        return {"message": self.message, "errorCode": self.error_code, "fields": self.fields}
+        """One element of a REST error body: ``{"message", "errorCode"[, "fields"]}``.
+
+        A real org sends ``fields`` with record-level errors only (``REQUIRED_FIELD_MISSING``
+        lists the fields; a 401 or a MALFORMED_QUERY body has no such key).
+        """
+        body = {"message": self.message, "errorCode": self.error_code}
+        if self.field_level:
+            body["fields"] = self.fields
+        return body
 
     def to_save_error(self) -> dict:
         """The element of ``errors`` in a SaveResult (collections, composite/tree)."""

@@ -112,7 +112,6 @@ def test_wrong_method_is_405_with_salesforces_wording(sf):
     assert response.json()[0] == {
         "message": "HTTP Method 'PUT' not allowed. Allowed are HEAD,GET",
         "errorCode": "METHOD_NOT_ALLOWED",
-        "fields": [],
     }
 
 
@@ -219,7 +218,7 @@ def test_a_request_without_a_valid_session_is_401_invalid_session_id(sf):
     with pytest.raises(SalesforceExpiredSession) as expired:
         stranger.describe()
     assert expired.value.content == [
-        {"message": "Session expired or invalid", "errorCode": "INVALID_SESSION_ID", "fields": []}
+        {"message": "Session expired or invalid", "errorCode": "INVALID_SESSION_ID"}
     ]
 
 

@@ -59,7 +59,7 @@ def test_requests_without_the_session_get_401(server):
     response = requests.get(f"{server.instance_url}/services/data/v62.0/sobjects")
     assert response.status_code == 401
     assert response.json() == [
-        {"message": "Session expired or invalid", "errorCode": "INVALID_SESSION_ID", "fields": []}
+        {"message": "Session expired or invalid", "errorCode": "INVALID_SESSION_ID"}
     ]
 
 
