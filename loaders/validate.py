@@ -87,6 +87,8 @@ class _Checker:
             if "Id" in self._columns(name):
                 parts.append(f'SELECT "Id" FROM {quote(name)}')
         self.con.execute(f"CREATE TEMP TABLE _ids AS {' UNION ALL '.join(parts)}", [list(new_org_ids())])
+        # Checked once here, so per-object queries only look malformed Ids up (the macro is costly to plan).
+        self.con.execute("CREATE TEMP TABLE _bad_ids AS SELECT id FROM _ids WHERE NOT sfid_valid(id)")
 
     def _columns(self, name: str) -> list[str]:
         return [r[0] for r in self.con.execute(f"DESCRIBE {quote(name)}").fetchall()]
@@ -140,7 +142,7 @@ class _Checker:
             out.append(
                 (
                     f"is not an 18-character Id with key prefix {obj.keyPrefix}",
-                    f"NOT sfid_valid({col}) OR NOT starts_with({col}, '{obj.keyPrefix}')",
+                    f"{col} IS NULL OR NOT starts_with({col}, '{obj.keyPrefix}') OR {col} IN (SELECT id FROM _bad_ids)",
                 )
             )
         if f.is_reference:
