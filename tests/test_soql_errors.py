@@ -222,6 +222,12 @@ def test_semi_join_fields_must_point_to_the_same_object(built):
     )
 
 
+def test_semi_join_on_the_same_object_is_refused(built):
+    org, _ = built
+    err = error_of(org, "SELECT Id FROM Account WHERE ParentId IN (SELECT Id FROM Account)")
+    assert err.message.endswith("The inner and outer selects should not be on the same object type")
+
+
 def test_offset_beyond_2000_and_fields_without_limit(built):
     org, _ = built
     err = error_of(org, "SELECT Id FROM Account LIMIT 10 OFFSET 2001")

@@ -224,6 +224,9 @@ def test_having_rollup_and_grouping(built):
     body = soql.query(org, "SELECT Status, COUNT(Id) n, GROUPING(Status) g FROM Case GROUP BY ROLLUP(Status)")
     total = [r for r in body["records"] if r["g"] == 1]
     assert total == [{"attributes": {"type": "AggregateResult"}, "Status": None, "n": 4, "g": 1}]
+    body = soql.query(org, "SELECT Status, Priority, COUNT(Id) n FROM Case GROUP BY CUBE(Status, Priority)")
+    by_priority = {r["Priority"]: r["n"] for r in body["records"] if r["Status"] is None and r["Priority"]}
+    assert by_priority == {"High": 1, "Medium": 2, "Low": 1}
 
 
 def test_date_functions_in_utc_unless_converted(built):

@@ -372,6 +372,10 @@ class _Binder:
             raise malformed("Nesting of semi join sub-selects is not supported", offset_of(subquery))
         inner_tree.meta["semi_join_level"] = 1
         inner = self.sub_binder().query(inner_tree, semi_join=True)
+        if inner.obj.name == bound.obj.name:
+            raise malformed(
+                "The inner and outer selects should not be on the same object type", offset_of(subquery)
+            )
         items = inner.items
         left = node.this.meta["resolved"].field if isinstance(node.this, FieldPath) else None
         if len(items) != 1 or not isinstance(items[0], FieldItem) or inner.aggregate:
