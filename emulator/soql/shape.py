@@ -109,6 +109,17 @@ def record_builder(
     else:
         namespace["_url"] = url_prefix
         head = "{'attributes': {'type': (t := _type_of(rid)), 'url': _url + t + '/' + rid}"
+    before = f"    rid = row[{int(id_index)}]\n    if rid is None:\n        return None\n    return "
+    return _generated(head, entries, before, namespace)
+
+
+def aggregate_builder(entries: list[Entry]) -> Callable[[tuple], dict]:
+    """An AggregateResult row: ``attributes {type}`` (no url) and each column, exprN for unnamed ones."""
+    return _generated("{'attributes': {'type': 'AggregateResult'}", entries, "    return ", {})
+
+
+def _generated(head: str, entries: list[Entry], before: str, namespace: dict[str, Any]) -> Callable:
+    """``def build(row)`` returning one dict display: ``head`` then every entry (see :func:`record_builder`)."""
     parts = [head]
     for number, (key, source) in enumerate(entries):
         namespace[f"_k{number}"] = key
@@ -117,27 +128,9 @@ def record_builder(
         else:
             namespace[f"_f{number}"] = source
             parts.append(f"_k{number}: _f{number}(row)")
-    source_code = (
-        "def build(row):\n"
-        f"    rid = row[{int(id_index)}]\n"
-        "    if rid is None:\n"
-        "        return None\n"
-        f"    return {', '.join(parts)}}}\n"
-    )
+    source_code = f"def build(row):\n{before}{', '.join(parts)}}}\n"
     exec(source_code, namespace)  # noqa: S102 -- generated from column numbers and fixed names only
     return namespace["build"]
-
-
-def aggregate_builder(columns: list[tuple[str, int]]) -> Callable[[tuple], dict]:
-    """An AggregateResult row: ``attributes {type}`` and each column, exprN for unnamed ones."""
-
-    def build(row: tuple) -> dict:
-        out: dict = {"attributes": {"type": "AggregateResult"}}
-        for key, index in columns:
-            out[key] = to_json(row[index])
-        return out
-
-    return build
 
 
 @contextlib.contextmanager

@@ -218,10 +218,12 @@ class _Translator:
 
     def aggregate_plan(self, bound: BoundQuery) -> Plan:
         columns = _Columns()
-        keys = []
+        entries: list[Entry] = []
         for item in bound.items:
             assert isinstance(item, ExprItem)
-            keys.append((item.key, columns.add(self.operand(item.node).sql)))
+            typed = self.operand(item.node)
+            index = columns.add(wire_value(typed.sql, typed.type))
+            entries.append((item.key, converted(index, converter(typed.type))))
         select = self.base(bound, columns.expressions)
         groups = [self.operand(g).sql for g in bound.group]
         if bound.group_kind == "ROLLUP":
@@ -233,7 +235,7 @@ class _Translator:
         if bound.having is not None:
             select = select.having(self.condition(bound.having), copy=False)
         select = self.finish(select, bound, self.order(bound))
-        return Plan(select.sql(dialect="duckdb"), "aggregate", aggregate_builder(keys))
+        return Plan(select.sql(dialect="duckdb"), "aggregate", aggregate_builder(entries))
 
     def records_plan(
         self, bound: BoundQuery, parent_key: exp.Expression | None = None, restrict: bool = False
