@@ -61,20 +61,33 @@ class _Compiled:
 
 def match(org: Org, obj: SObject, tree: Term, group: str, limit: int | None = None) -> list[str]:
     """Ids of ``obj``'s records matching ``tree`` in ``group``'s fields, best first (at most ``limit``)."""
-    fields = group_fields(obj, group)
-    if fields is not None and not fields:
-        return []
-    compiled = _compile(tree, relax_implicit=is_article(obj))
-    counts = _occurrences(org, obj, compiled.leaves, fields)
-    if not any(counts):
-        return []
-    lengths, n_docs, avg_len = _lengths(org, obj, fields)
-    ranked = _rank(compiled, counts, compiled.strict, lengths, n_docs, avg_len)
-    if not ranked and compiled.loose is not None:
-        ranked = _rank(compiled, counts, compiled.loose, lengths, n_docs, avg_len)
-    ranked.sort()
-    ids = [record_id for _, record_id in ranked]
+    ids = match_objects(org, [obj], tree, group)[obj.name]
     return ids if limit is None else ids[:limit]
+
+
+def match_objects(org: Org, objects: list[SObject], tree: Term, group: str) -> dict[str, list[str]]:
+    """Per object name: Ids of its records matching ``tree`` in ``group``'s fields, best first.
+
+    One DuckDB query serves every object (a search without RETURNING covers a dozen).
+    """
+    plans = []
+    for obj in objects:
+        fields = group_fields(obj, group)
+        if fields is None or fields:
+            plans.append((obj, fields, _compile(tree, relax_implicit=is_article(obj))))
+    counts = _occurrences(org, plans)
+    out: dict[str, list[str]] = {obj.name: [] for obj in objects}
+    for obj, fields, compiled in plans:
+        per_leaf = counts[obj.name]
+        if not any(per_leaf):
+            continue
+        lengths, n_docs, avg_len = _lengths(org, obj, fields)
+        ranked = _rank(compiled, per_leaf, compiled.strict, lengths, n_docs, avg_len)
+        if not ranked and compiled.loose is not None:
+            ranked = _rank(compiled, per_leaf, compiled.loose, lengths, n_docs, avg_len)
+        ranked.sort()
+        out[obj.name] = [record_id for _, record_id in ranked]
+    return out
 
 
 def _rank(
@@ -123,15 +136,25 @@ def _compile(tree: Term, relax_implicit: bool) -> _Compiled:
             if not negated:
                 positive.add(index)
             return lambda present: index in present
-        has_implicit = has_implicit or node.implicit
-        op = implicit_op if node.implicit else node.op
-        left = build(node.left, implicit_op, negated)
-        right = build(node.right, implicit_op, negated or op == "AND NOT")
-        if op == "AND":
-            return lambda present: left(present) and right(present)
-        if op == "OR":
-            return lambda present: left(present) or right(present)
-        return lambda present: left(present) and not right(present)
+        first = build(node.first, implicit_op, negated)
+        steps = []
+        for step in node.steps:
+            has_implicit = has_implicit or step.implicit
+            op = implicit_op if step.implicit else step.op
+            steps.append((op, build(step.operand, implicit_op, negated or op == "AND NOT")))
+
+        def evaluate(present: set[int]) -> bool:
+            value = first(present)
+            for op, operand in steps:  # strictly left to right
+                if op == "OR":
+                    value = value or operand(present)
+                elif op == "AND":
+                    value = value and operand(present)
+                else:
+                    value = value and not operand(present)
+            return value
+
+        return evaluate
 
     strict = build(tree, "AND", False)
     loose = build(tree, "OR", False) if relax_implicit and has_implicit else None
@@ -140,42 +163,33 @@ def _compile(tree: Term, relax_implicit: bool) -> _Compiled:
 
 # ---------------------------------------------------------------------------- the index query
 def _occurrences(
-    org: Org, obj: SObject, leaves: tuple[tuple[str, ...], ...], fields: tuple[str, ...] | None
-) -> list[dict[str, float]]:
-    """Per leaf: record Id -> weighted number of occurrences (name fields count three times).
+    org: Org, plans: list[tuple[SObject, tuple[str, ...] | None, _Compiled]]
+) -> dict[str, list[dict[str, float]]]:
+    """Per object, per leaf: record Id -> weighted number of occurrences (name fields count three times).
 
-    Plain one-token leaves share one ``token IN (...)`` lookup; wildcard and phrase leaves
-    get a part each. Rows come back raw and are counted here: cheaper than a GROUP BY stage.
+    One query: a UNION ALL of one lookup per (object, leaf). Equality lookups each prune the
+    token-sorted table by its zone maps, where one ``token IN (...)`` would scan it all.
+    Rows come back raw and are counted here: cheaper than a GROUP BY stage.
     """
-    tokens = org.table_sql(tokens_table(obj.name))
-    field_filter, field_params = "", []
-    if fields is not None:
-        field_filter = f" AND t0.field IN ({', '.join('?' * len(fields))})"
-        field_params = list(fields)
-    by_token: dict[str, list[int]] = {}
     parts, params = [], []
-    for i, pieces in enumerate(leaves):
-        if len(pieces) == 1 and "*" not in pieces[0] and "?" not in pieces[0]:
-            by_token.setdefault(pieces[0], []).append(i)
-            continue
-        sql, leaf_params = _leaf_sql(tokens, pieces)
-        parts.append(f"SELECT '#{i}' AS key, t0.record_id, t0.field FROM {sql}{field_filter}")
-        params += leaf_params + field_params
-    if by_token:
-        marks = ", ".join("?" * len(by_token))
-        parts.insert(
-            0,
-            f"SELECT t0.token AS key, t0.record_id, t0.field FROM {tokens} t0 WHERE t0.token IN ({marks}){field_filter}",
-        )
-        params[:0] = list(by_token) + field_params
-    rows = org.con.execute(" UNION ALL ".join(parts), params).fetchall()
-    names = name_fields(obj)
-    counts: list[dict[str, float]] = [{} for _ in leaves]
-    for key, record_id, field in rows:
-        weight = NAME_FIELD_WEIGHT if field in names else 1.0
-        for leaf in by_token.get(key) or (int(key[1:]),):
-            per_leaf = counts[leaf]
-            per_leaf[record_id] = per_leaf.get(record_id, 0.0) + weight
+    for p, (obj, fields, compiled) in enumerate(plans):
+        tokens = org.table_sql(tokens_table(obj.name))
+        field_filter = ""
+        if fields is not None:
+            field_filter = f" AND t0.field IN ({', '.join('?' * len(fields))})"
+        for i, pieces in enumerate(compiled.leaves):
+            sql, leaf_params = _leaf_sql(tokens, pieces)
+            parts.append(f"SELECT {p} AS obj, {i} AS leaf, t0.record_id, t0.field FROM {sql}{field_filter}")
+            params += leaf_params + list(fields or ())
+    counts = {obj.name: [{} for _ in compiled.leaves] for obj, _, compiled in plans}
+    if not parts:
+        return counts
+    names = [name_fields(obj) for obj, _, _ in plans]
+    per_object = [counts[obj.name] for obj, _, _ in plans]
+    for p, leaf, record_id, field in org.con.execute(" UNION ALL ".join(parts), params).fetchall():
+        per_leaf = per_object[p][leaf]
+        weight = NAME_FIELD_WEIGHT if field in names[p] else 1.0
+        per_leaf[record_id] = per_leaf.get(record_id, 0.0) + weight
     return counts
 
 

@@ -23,7 +23,7 @@ from emulator.soql.errors import no_such_column, unsupported_type
 from emulator.sosl.errors import SoslSyntaxError, not_searchable
 from emulator.sosl.fields import default_scope
 from emulator.sosl.index import IndexState
-from emulator.sosl.matcher import match
+from emulator.sosl.matcher import match_objects
 from emulator.sosl.statement import MAX_ROWS, Returning, Statement
 from metadata.model import SObject
 
@@ -61,13 +61,14 @@ def records(
     """The ``searchRecords`` of a parsed, checked statement."""
     tree = None if statement.term.finds_nothing else statement.term.tree
     overall = MAX_ROWS if statement.limit is None else statement.limit
+    searched = [t.obj for t in found if t.obj.name in state.objects and _needed(t.spec, overall) != 0]
+    matches = match_objects(org, searched, tree, statement.group) if tree is not None and searched else {}
     per_object = []
     for target in found:
         spec, obj = target.spec, target.obj
-        wanted = None if spec.where_text or spec.order_text else _needed(spec, overall)
-        ids: list[str] = []
-        if tree is not None and obj.name in state.objects and wanted != 0:
-            ids = match(org, obj, tree, statement.group, wanted)
+        ids = matches.get(obj.name, [])
+        if not (spec.where_text or spec.order_text):
+            ids = ids[: _needed(spec, overall)]
         rows = _rows(org, obj, spec, ids, api_version)
         start = spec.offset_rows or 0
         stop = None if spec.limit is None else start + spec.limit

@@ -10,7 +10,8 @@ Rules (SOQL and SOSL Reference, sforce_api_calls_sosl_find.htm and _examples.htm
   digits); a wildcard at the start of a word is ignored (leading wildcards are not
   supported). Wildcards work inside phrases too (Salesforce Help 000387524).
 - Operators AND, OR, AND NOT (case-insensitive) and parentheses; "searches are evaluated
-  from left to right" without precedence, so ``a OR b AND c`` is ``(a OR b) AND c``. Words
+  from left to right" without precedence, so ``a OR b AND c`` is ``(a OR b) AND c`` (a
+  :class:`Chain` folded left to right). Words
   with no operator between them are joined by an *implicit* AND (see :mod:`.matcher` for
   how articles relax it). To search for "and" or "or", quote them.
 - ``\\`` escapes a reserved character (``& | ! ( ) { } [ ] ^ " ~ * ? : \\ ' + -``): an escaped
@@ -60,16 +61,27 @@ class Leaf:
 
 
 @dataclass(frozen=True)
-class Node:
-    """``left op right`` with op AND, OR or AND NOT; ``implicit`` marks an AND nobody wrote."""
+class Step:
+    """One ``<op> operand`` of a chain; ``implicit`` marks an AND nobody wrote."""
 
     op: str
-    left: Term
-    right: Term
+    operand: Term
     implicit: bool = False
 
 
-Term = Leaf | Node
+@dataclass(frozen=True)
+class Chain:
+    """Operands joined by AND / OR / AND NOT, evaluated strictly left to right (no precedence).
+
+    A flat chain rather than a left-deep binary tree: a 3,000-word term stays one level deep
+    (only parentheses nest, at most :data:`MAX_DEPTH` levels).
+    """
+
+    first: Term
+    steps: tuple[Step, ...]
+
+
+Term = Leaf | Chain
 
 
 @dataclass(frozen=True)
@@ -140,42 +152,44 @@ def searchable_length(term: SearchTerm) -> int:
 
 def leaves(tree: Term | None) -> list[Leaf]:
     """Every leaf of ``tree``, left to right."""
-    out: list[Leaf] = []
-    stack = [tree] if tree is not None else []
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Leaf):
-            out.append(node)
-        else:
-            stack.append(node.right)
-            stack.append(node.left)
+    if tree is None:
+        return []
+    if isinstance(tree, Leaf):
+        return [tree]
+    out = leaves(tree.first)
+    for step in tree.steps:
+        out += leaves(step.operand)
     return out
 
 
+def chain(first: Term, steps: list[Step]) -> Term:
+    """``first`` followed by ``steps``; a chain of one operand is that operand."""
+    return Chain(first, tuple(steps)) if steps else first
+
+
 def drop_stop_words(tree: Term | None) -> Term | None:
-    """Remove stop words from runs of implicitly joined words, keeping at least one word of each run."""
-    if not isinstance(tree, Node):
+    """Remove stop words joined to their neighbours only by implicit ANDs, keeping at least one operand."""
+    if not isinstance(tree, Chain):
         return tree
-    left = drop_stop_words(tree.left)
-    right = drop_stop_words(tree.right)
-    if tree.implicit:
-        if _all_stop_words(left) and not _all_stop_words(right):
-            return right
-        if _all_stop_words(right) and not _all_stop_words(left):
-            return left
-    return Node(tree.op, left, right, tree.implicit)
-
-
-def _all_stop_words(term: Term) -> bool:
-    if isinstance(term, Leaf):
-        return term.is_stop_word
-    return term.implicit and _all_stop_words(term.left) and _all_stop_words(term.right)
+    items = [Step("AND", drop_stop_words(tree.first), True)]
+    items += [Step(s.op, drop_stop_words(s.operand), s.implicit) for s in tree.steps]
+    droppable = [
+        isinstance(item.operand, Leaf)
+        and item.operand.is_stop_word
+        and item.implicit
+        and (i + 1 == len(items) or items[i + 1].implicit)
+        for i, item in enumerate(items)
+    ]
+    if all(droppable):
+        return chain(items[0].operand, items[1:])
+    kept = [item for item, drop in zip(items, droppable) if not drop]
+    return chain(kept[0].operand, kept[1:])
 
 
 def _all_or(tree: Term) -> Term:
     if isinstance(tree, Leaf):
         return tree
-    return Node("OR", _all_or(tree.left), _all_or(tree.right))
+    return Chain(_all_or(tree.first), tuple(Step("OR", _all_or(s.operand)) for s in tree.steps))
 
 
 # lexemes: ("(", None) | (")", None) | ("word", chars) | ("phrase", chars)
@@ -225,22 +239,22 @@ class _TermParser:
         self.depth = 0
 
     def parse(self) -> Term | None:
-        tree = None
+        items: list[Step] = []
         while self.pos < len(self.lexemes):
-            tree = _join(tree, self.expression(), "AND", implicit=True)
+            _append(items, Step("AND", self.expression(), True))
             if self.pos < len(self.lexemes):  # a stray ')': skip it and read on
                 self.pos += 1
-        return tree
+        return chain(items[0].operand, items[1:]) if items else None
 
     def expression(self) -> Term | None:
-        left = self.operand()
+        items: list[Step] = []
+        _append(items, Step("AND", self.operand(), True))
         while self.pos < len(self.lexemes) and self.lexemes[self.pos][0] != ")":
             op, implicit = self.operator()
             if self.pos >= len(self.lexemes) or self.lexemes[self.pos][0] == ")":
                 break  # a dangling operator is ignored
-            right = self.operand()
-            left = _join(left, right, op, implicit)
-        return left
+            _append(items, Step(op, self.operand(), implicit))
+        return chain(items[0].operand, items[1:]) if items else None
 
     def operator(self) -> tuple[str, bool]:
         word = _operator(self.lexemes[self.pos])
@@ -278,12 +292,13 @@ class _TermParser:
         return None
 
 
-def _join(left: Term | None, right: Term | None, op: str, implicit: bool) -> Term | None:
-    if left is None:
-        return None if op == "AND NOT" else right
-    if right is None:
-        return left
-    return Node(op, left, right, implicit)
+def _append(items: list[Step], step: Step) -> None:
+    """Add a step to a chain being read: a missing operand drops its operator, and nothing negates nothing."""
+    if step.operand is None:
+        return
+    if not items and step.op == "AND NOT":
+        return
+    items.append(step)
 
 
 def _leaf(chars: Chars, quoted: bool) -> Leaf | None:
