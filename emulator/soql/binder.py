@@ -12,11 +12,10 @@ fields, OFFSET beyond 2000, FIELDS() without a small LIMIT. The result is a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from sqlglot import exp
 
 from emulator.soql import nodes
+from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
 from emulator.soql.errors import (
     SoqlError,
     bad_child_relationship,
@@ -26,76 +25,13 @@ from emulator.soql.errors import (
 )
 from emulator.soql.nodes import FieldPath, offset_of
 from emulator.soql.resolve import JoinNode, JoinTree, ResolvedField
-from metadata.model import ChildRelationship, Field, Schema, SObject
+from metadata.model import Field, Schema, SObject
 
 MAX_OFFSET = 2000
 FIELDS_MACRO_LIMIT = 200
 AGGREGATE_TYPES = (exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max)
 WRAPPING_FUNCTIONS = ("TOLABEL", "FORMAT", "CONVERTCURRENCY")
 """Functions of a non-aggregate select list that keep the field's key (``toLabel(Status)`` -> ``Status``)."""
-
-
-# ---------------------------------------------------------------------------- result items
-@dataclass
-class FieldItem:
-    """A field of the record (or of a parent record: ``names`` is the relationship path)."""
-
-    resolved: ResolvedField
-    key: str
-    names: tuple[str, ...]
-    function: str | None = None
-
-
-@dataclass
-class ExprItem:
-    """A column of an aggregate result: an aggregate, a date function or a grouped field."""
-
-    node: exp.Expression
-    key: str
-    field: Field | None
-
-
-@dataclass
-class ChildItem:
-    """A child relationship subquery: ``(SELECT LastName FROM Contacts ...)``."""
-
-    key: str
-    relationship: ChildRelationship
-    query: BoundQuery
-
-
-@dataclass
-class TypeOfItem:
-    """``TYPEOF What WHEN Account THEN ... ELSE ... END``: fields chosen by the parent's type."""
-
-    key: str
-    node: JoinNode
-    branches: dict[str, list[Field]]
-    default: list[Field]
-
-
-Item = FieldItem | ExprItem | ChildItem | TypeOfItem
-
-
-@dataclass
-class BoundQuery:
-    """A SOQL query checked against the schema, ready to translate."""
-
-    tree: exp.Select
-    obj: SObject
-    joins: JoinTree
-    items: list[Item] = field(default_factory=list)
-    aggregate: bool = False
-    count_only: bool = False
-    where: exp.Expression | None = None
-    group: list[exp.Expression] = field(default_factory=list)
-    group_kind: str | None = None
-    having: exp.Expression | None = None
-    order: list[exp.Ordered] = field(default_factory=list)
-    limit: int | None = None
-    offset: int | None = None
-    scope: str | None = None
-    relationship: ChildRelationship | None = None
 
 
 # ---------------------------------------------------------------------------- binding

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import sqlglot
 from sqlglot import exp
 
-from emulator.soql.binder import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
+from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
 from emulator.soql.functions import TEXT_TYPES, CompileContext, Typed, picklist_label, translate_function
 from emulator.soql.nodes import FieldPath
 from emulator.soql.predicates import translate_condition
