@@ -16,15 +16,17 @@ from sqlglot import exp
 
 from emulator.soql import nodes
 from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
+from emulator.soql.dialect import SOQL
 from emulator.soql.errors import (
     SoqlError,
     bad_child_relationship,
     invalid_field,
     malformed,
+    no_such_column,
     unsupported_type,
 )
 from emulator.soql.nodes import FieldPath, offset_of
-from emulator.soql.resolve import JoinNode, JoinTree, ResolvedField
+from emulator.soql.resolve import NAME_ENTITY_FIELDS, JoinNode, JoinTree, ResolvedField
 from metadata.model import Field, Schema, SObject
 
 MAX_OFFSET = 2000
@@ -202,8 +204,6 @@ class _Binder:
             for p in branch.expressions:
                 f = obj.field(p.text) if len(p.parts) == 1 else None
                 if f is None:
-                    from emulator.soql.errors import no_such_column
-
                     raise no_such_column(p.text, obj.name, offset_of(p))
                 fields.append(f)
             branches[obj.name] = fields
@@ -363,8 +363,6 @@ def _group_key(node: exp.Expression) -> str:
         if resolved is not None:
             return ".".join(resolved.names + (resolved.field.name,)).lower()
         return node.text.lower()
-    from emulator.soql.dialect import SOQL
-
     return node.sql(dialect=SOQL).lower()
 
 
@@ -392,9 +390,6 @@ def _targets(f: Field, own: SObject | None) -> set[str]:
 
 
 def _name_entity_field(node: JoinNode, path: FieldPath) -> Field:
-    from emulator.soql.errors import no_such_column
-    from emulator.soql.resolve import NAME_ENTITY_FIELDS
-
     if len(path.parts) != 1:
         raise no_such_column(path.text, "Name", offset_of(path))
     wanted = path.parts[0].lower()

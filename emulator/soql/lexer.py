@@ -11,6 +11,7 @@ source text at the position of their first token.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from sqlglot.errors import TokenError
@@ -144,7 +145,6 @@ def read_date_literal(text: str, tokens_: list[Token], index: int) -> tuple[str,
 
 def _valid_literal(literal: str) -> bool:
     """Shape and range check of ``YYYY-MM-DD[Thh:mm:ss[.fff](Z|±hh[:]mm)]`` (no regex: a small scanner)."""
-    import datetime as dt
 
     def digits(s: str) -> bool:
         return bool(s) and set(s) <= _DIGITS
