@@ -4,7 +4,9 @@ Each translation reproduces one documented behaviour (SOQL and SOSL Reference, "
 Functions", "Aggregate Functions", "toLabel()", "convertTimezone()"):
 
 - date functions read dateTime values in UTC unless wrapped in ``convertTimezone()``,
-  which converts to the running user's time zone first;
+  which converts to the running user's time zone first and is only valid inside a date
+  function (developer.salesforce.com/docs/platform/salesforce-soql-sosl/guide/
+  sforce-api-calls-soql-select-convert-time-zone);
 - ``DAY_IN_WEEK`` counts from 1 = Sunday; ``WEEK_IN_MONTH`` and ``WEEK_IN_YEAR`` count
   weeks of seven days from the 1st (of the month, of January);
 - fiscal functions follow the org's fiscal year start; a fiscal year is named by the
