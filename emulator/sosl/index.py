@@ -77,10 +77,7 @@ def ensure_index(org: Org) -> IndexState:
         if state.objects and not listening:
             stale += _changed_since_indexed(org, [o for o in wanted if o.name in state.objects])
         if stale:
-            with org.transaction():
-                _create_meta(org)
-                for obj in stale:
-                    build_object(org, obj)
+            build_objects(org, stale)
             state.objects.update(obj.name for obj in stale)
         if not listening:
             org.listeners.append(on_change)
@@ -98,7 +95,7 @@ def on_change(org: Org, object_name: str, record_ids: list[str], kind: str) -> N
     obj = org.schema.get(object_name)
     _bump(org, object_name)
     if kind == LOAD_KIND:
-        build_object(org, obj)
+        build_objects(org, [obj])
         return
     if not record_ids:
         return
@@ -108,30 +105,57 @@ def on_change(org: Org, object_name: str, record_ids: list[str], kind: str) -> N
         _index(org, obj, record_ids)
 
 
-def build_object(org: Org, obj: SObject) -> None:
-    """(Re)build the index of one object from its live records (inside a transaction)."""
-    tokens, docs = tokens_table(obj.name), docs_table(obj.name)
-    _bump(org, obj.name)
+def build_objects(org: Org, objects: list[SObject]) -> None:
+    """(Re)build the index of ``objects`` from their live records, in one transaction.
+
+    Statements are batched: the tables of every object are made (or emptied) at once, and
+    only objects holding records are tokenised (a new org has mostly empty objects).
+    """
+    for obj in objects:
+        _bump(org, obj.name)
     with org.transaction():
-        for table, columns in (
-            (tokens, "record_id VARCHAR, field VARCHAR, pos INTEGER, token VARCHAR"),
-            (docs, "record_id VARCHAR, field VARCHAR, len INTEGER"),
-        ):
-            org.before_write(table)
-            org.con.execute(f"CREATE TABLE IF NOT EXISTS {quote(table)} ({columns})")
-            org.con.execute(f"DELETE FROM {quote(table)}")
-        stage = _stage_sql(org, obj, restricted=False)
-        org.con.execute(f"CREATE OR REPLACE TEMP TABLE {STAGE_TABLE} AS {stage}")
-        org.con.execute(
-            f"INSERT INTO {quote(tokens)} SELECT * FROM ({_tokens_sql(STAGE_TABLE)} "
-            f"UNION ALL {_phone_sql(org, obj, restricted=False)}) ORDER BY token, record_id"
-        )
-        org.con.execute(f"INSERT INTO {quote(docs)} {_docs_sql(STAGE_TABLE)}")
-        org.con.execute(f"DROP TABLE {STAGE_TABLE}")  # a failed build rolls back with the transaction
-        _create_meta(org)
+        ddl = [f"CREATE TABLE IF NOT EXISTS {META_TABLE} (object VARCHAR, fingerprint HUGEINT)"]
+        for obj in objects:
+            for table, columns in (
+                (tokens_table(obj.name), "record_id VARCHAR, field VARCHAR, pos INTEGER, token VARCHAR"),
+                (docs_table(obj.name), "record_id VARCHAR, field VARCHAR, len INTEGER"),
+            ):
+                org.before_write(table)
+                ddl.append(f"CREATE TABLE IF NOT EXISTS {quote(table)} ({columns})")
+                ddl.append(f"DELETE FROM {quote(table)}")
+        org.con.execute(";\n".join(ddl))
+        counts = org.con.execute(
+            " UNION ALL ".join(
+                f"SELECT {i}, count(*) FROM {org.table_sql(obj.name)} WHERE {_live(obj, False)}"
+                for i, obj in enumerate(objects)
+            )
+        ).fetchall()
+        for i, n in counts:
+            if n:
+                _fill(org, objects[i])
         org.before_write(META_TABLE)
-        org.con.execute(f"DELETE FROM {META_TABLE} WHERE object = ?", [obj.name])
-        org.con.execute(f"INSERT INTO {META_TABLE} SELECT ?, ({_fingerprint_sql(org, obj)})", [obj.name])
+        org.con.execute(
+            f"DELETE FROM {META_TABLE} WHERE object IN (SELECT unnest(?::VARCHAR[]))",
+            [[o.name for o in objects]],
+        )
+        org.con.execute(
+            f"INSERT INTO {META_TABLE} "
+            + " UNION ALL ".join(
+                f"SELECT {_sql_string(o.name)}, ({_fingerprint_sql(org, o)})" for o in objects
+            )
+        )
+
+
+def _fill(org: Org, obj: SObject) -> None:
+    """Tokenise every live record of ``obj`` into its (empty) index tables, sorted by token."""
+    tokens, docs = tokens_table(obj.name), docs_table(obj.name)
+    org.con.execute(f"CREATE OR REPLACE TEMP TABLE {STAGE_TABLE} AS {_stage_sql(org, obj, restricted=False)}")
+    org.con.execute(
+        f"INSERT INTO {quote(tokens)} SELECT * FROM ({_tokens_sql(STAGE_TABLE)} "
+        f"UNION ALL {_phone_sql(org, obj, restricted=False)}) ORDER BY token, record_id"
+    )
+    org.con.execute(f"INSERT INTO {quote(docs)} {_docs_sql(STAGE_TABLE)}")
+    org.con.execute(f"DROP TABLE {STAGE_TABLE}")  # a failed build rolls back with the transaction
 
 
 def generation(org: Org, object_name: str) -> int:
@@ -229,10 +253,6 @@ def _discover(org: Org) -> IndexState:
     ).fetchall()
     names = {r[0][len(TOKENS_PREFIX) :] for r in rows}
     return IndexState({name for name in names if org.schema.get(name) is not None})
-
-
-def _create_meta(org: Org) -> None:
-    org.con.execute(f"CREATE TABLE IF NOT EXISTS {META_TABLE} (object VARCHAR, fingerprint HUGEINT)")
 
 
 def _fingerprint_sql(org: Org, obj: SObject) -> str:
