@@ -23,9 +23,11 @@ import duckdb
 from emulator.store.ddl import column_type, quote
 from loaders import sqlids
 from loaders.fill import fill_expression
-from metadata.model import Schema, SObject
+from metadata.model import Schema
 
 MANIFEST = "manifest.json"
+STAGING_MEMORY = "1GB"
+"""DuckDB memory for staging a dataset; larger orgs spill to disk beside the dataset (bounded memory)."""
 FORMAT = "crmarena-sf-dataset"
 FORMAT_VERSION = 1
 
@@ -68,9 +70,8 @@ class DatasetWriter:
     """Builds a dataset directory; use as a context manager so a failure leaves nothing behind.
 
     ``stage`` appends batches of raw columns to a staging table; ``write_object`` turns a
-    SELECT over staged tables into the object's Parquet file (the SELECT's result also stays
-    queryable under the object's name, for later objects to join); ``commit`` writes the
-    manifest and moves the directory into place.
+    SELECT over staged tables into the object's Parquet file; ``commit`` writes the manifest
+    and moves the directory into place.
     """
 
     def __init__(self, out: str | Path, schema: Schema, *, on_disk: bool = False) -> None:
@@ -84,8 +85,9 @@ class DatasetWriter:
         staging = str(self.tmp / "_staging.duckdb") if on_disk else ":memory:"
         self.con = duckdb.connect(staging)
         self.con.execute("SET preserve_insertion_order = true")
-        if on_disk:
-            self.con.execute(f"SET temp_directory = {_sql_string(str(self.tmp / '_spill'))}")
+        self.con.execute("SET enable_progress_bar = false")
+        self.con.execute(f"SET memory_limit = '{STAGING_MEMORY}'")
+        self.con.execute(f"SET temp_directory = {_sql_string(str(self.tmp / '_spill'))}")
         sqlids.install(self.con)
 
     def __enter__(self) -> DatasetWriter:
@@ -127,7 +129,7 @@ class DatasetWriter:
         self._staged.discard(table)
 
     def write_object(self, object_name: str, select_sql: str, params: list | None = None) -> int:
-        """Write ``object_name``'s Parquet file from ``select_sql``; returns its row count.
+        """Write ``object_name``'s Parquet file from ``select_sql`` (rows in its order); returns the row count.
 
         Result columns the object's describe lacks are dropped (and reported in the manifest);
         the rest are cast to the org's column types and written in describe order.
@@ -136,31 +138,24 @@ class DatasetWriter:
         if obj is None:
             self.skipped_objects.append(object_name)
             return 0
-        self.con.execute(f"CREATE OR REPLACE TABLE {quote(obj.name)} AS {select_sql}", params or [])
-        present = [r[0] for r in self.con.execute(f"DESCRIBE {quote(obj.name)}").fetchall()]
+        present = [r[0] for r in self.con.execute(f"DESCRIBE {select_sql}", params or []).fetchall()]
         stored = {f.name for f in obj.stored_fields}
         dropped = sorted(c for c in present if c not in stored)
         if dropped:
             self.skipped_fields[obj.name] = dropped
-        fields = [f for f in obj.stored_fields if f.name in present]
-        return self._copy(obj, fields)
-
-    def _copy(self, obj: SObject, fields: list) -> int:
-        present = {f.name for f in fields}
         columns = []
         for f in obj.stored_fields:
             if f.name in present:
-                columns.append(f"CAST({quote(f.name)} AS {column_type(f)}) AS {quote(f.name)}")
+                columns.append(f"CAST(src.{quote(f.name)} AS {column_type(f)}) AS {quote(f.name)}")
             elif not f.nillable and f.type == "boolean":
                 # Checkbox fields always have a value in an org: write the default the org would.
-                columns.append(f"CAST({fill_expression(obj, f, present)} AS BOOLEAN) AS {quote(f.name)}")
-        projection = ", ".join(columns)
+                columns.append(f"CAST({fill_expression(obj, f, set(present))} AS BOOLEAN) AS {quote(f.name)}")
         path = self.tmp / f"{obj.name}.parquet"
-        self.con.execute(
-            f"COPY (SELECT {projection} FROM {quote(obj.name)}) TO {_sql_string(str(path))} "
-            "(FORMAT parquet, COMPRESSION zstd)"
-        )
-        count = self.con.execute(f"SELECT count(*) FROM {quote(obj.name)}").fetchone()[0]
+        (count,) = self.con.execute(
+            f"COPY (SELECT {', '.join(columns)} FROM ({select_sql}) AS src) TO {_sql_string(str(path))} "
+            "(FORMAT parquet, COMPRESSION zstd)",
+            params or [],
+        ).fetchone()
         self.counts[obj.name] = count
         return count
 

@@ -82,13 +82,19 @@ class _Checker:
         return True
 
     def _collect_ids(self, names: list[str]) -> None:
-        parts = ["SELECT unnest(?::VARCHAR[]) AS id"]
-        for name in names:
-            if "Id" in self._columns(name):
-                parts.append(f'SELECT "Id" FROM {quote(name)}')
-        self.con.execute(f"CREATE TEMP TABLE _ids AS {' UNION ALL '.join(parts)}", [list(new_org_ids())])
+        self.present = {name for name in names if "Id" in self._columns(name)}
+        parts = [f'SELECT "Id" AS id FROM {quote(name)}' for name in sorted(self.present)]
         # Checked once here, so per-object queries only look malformed Ids up (the macro is costly to plan).
-        self.con.execute("CREATE TEMP TABLE _bad_ids AS SELECT id FROM _ids WHERE NOT sfid_valid(id)")
+        union = " UNION ALL ".join(parts) or "SELECT NULL::VARCHAR AS id WHERE false"
+        self.con.execute(f"CREATE TEMP TABLE _bad_ids AS SELECT id FROM ({union}) WHERE NOT sfid_valid(id)")
+
+    def _ids_of(self, targets: list[str], prefixes: list[str]) -> str:
+        """SQL listing every Id of ``targets`` the dataset or a new org holds (only those objects are read)."""
+        parts = [f'SELECT "Id" FROM {quote(t)}' for t in targets if t in self.present]
+        seeded = [i for i in new_org_ids() if i[:3] in prefixes]
+        if seeded:
+            parts.append(f"SELECT unnest({_sql_list(seeded)})")
+        return " UNION ALL ".join(parts) or "SELECT NULL::VARCHAR WHERE false"
 
     def _columns(self, name: str) -> list[str]:
         return [r[0] for r in self.con.execute(f"DESCRIBE {quote(name)}").fetchall()]
@@ -162,12 +168,12 @@ class _Checker:
                         f"{col} IS NOT NULL AND substr({col}, 1, 3) NOT IN {_sql_tuple(prefixes)}",
                     )
                 )
-                # Every Id in _ids passed the Id check of its own object, so existing implies well-formed.
+                # Existing implies well-formed: every Id a reference may match passed its own object's Id check.
                 out.append(
                     (
                         "points at records that do not exist",
                         f"{col} IS NOT NULL AND substr({col}, 1, 3) IN {_sql_tuple(prefixes)} "
-                        f"AND {col} NOT IN (SELECT id FROM _ids)",
+                        f"AND {col} NOT IN ({self._ids_of(f.referenceTo, prefixes)})",
                     )
                 )
         return out

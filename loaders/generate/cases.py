@@ -254,19 +254,25 @@ def _owners(rnd, plan: CasePlan, agents: latent.AgentTraits, n_issues: int, n_tr
 
 def _repair_top_transferrer(chains: list[list[int]], top: int) -> None:
     """The agent with the highest transfer propensity strictly transfers the most (transfer-count task)."""
+    counts = Counter(a for chain in chains for a in chain[:-1])
+    by_first = defaultdict(list)
+    for chain in chains:
+        if len(chain) > 1:
+            by_first[chain[0]].append(chain)
     while True:
-        counts = Counter(a for chain in chains for a in chain[:-1])
         rival, rival_count = max(
             ((a, k) for a, k in counts.items() if a != top), key=lambda t: (t[1], -t[0]), default=(None, 0)
         )
         if counts[top] > rival_count:
             return
-        for chain in chains:
-            if len(chain) > 1 and chain[0] == rival and chain[1] != top:
-                chain[0] = top
-                break
-        else:
+        # Hand one of the rival's transferred cases to the top transferrer before the transfer.
+        chain = next((c for c in by_first[rival] if c[0] == rival and c[1] != top), None)
+        if chain is None:
             return
+        chain[0] = top
+        counts[rival] -= 1
+        counts[top] += 1
+        by_first[top].append(chain)
 
 
 def _repair_best_agents(
@@ -276,8 +282,8 @@ def _repair_best_agents(
     for issue in range(n_issues):
         best = agents.experts[issue][0]
         closed = [k for k in range(len(plan)) if plan.issue[k] == issue and plan.status[k] == "Closed"]
+        counts = Counter(chains[k][-1] for k in closed)
         while closed:
-            counts = Counter(chains[k][-1] for k in closed)
             rival, rival_count = max(
                 ((a, c) for a, c in counts.items() if a != best),
                 key=lambda t: (t[1], -t[0]),
@@ -297,6 +303,8 @@ def _repair_best_agents(
             if k is None:
                 break
             chains[k][-1] = best
+            counts[rival] -= 1
+            counts[best] += 1
 
 
 def _durations(

@@ -253,6 +253,7 @@ def _write_pricebooks(ctx: Context, rnd, catalog: Catalog) -> None:
         )
         SELECT row_number() OVER (ORDER BY pb, prod) AS n, pb, prod, price FROM pairs ORDER BY n"""
     )
+    # A plain projection of raw_pbe keeps its (numbered) order; the names come from a small lookup.
     ctx.write(
         "PricebookEntry",
         f'SELECT {ctx.sql_id("PricebookEntry", "e.n")} AS "Id", p.name AS "Name", '

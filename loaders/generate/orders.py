@@ -17,10 +17,11 @@ from array import array
 
 from emulator.store.derive import AUTONUMBER_FORMATS
 from loaders.generate import vocab
-from loaders.generate.context import STANDARD_PRICEBOOK_N, Context, audit_sql, autonumber, secs, ts
+from loaders.generate.context import STANDARD_PRICEBOOK_N, Context, audit_sql, autonumber, ts
 from loaders.generate.rng import Weighted
 
 BATCH = 200_000
+EPOCH_DAY = dt.date(1970, 1, 1).toordinal()
 """Rows handed to DuckDB at a time (bounded memory for large orgs)."""
 
 
@@ -35,6 +36,7 @@ def write_orders(ctx: Context) -> None:
     pricebook = array("i")
     activated = array("b")
     used_days: dict[int, set[int]] = {}
+    valid_on: dict[int, list[int]] = {}
     for k in range(len(cases)):
         c = cases.customer[k]
         latest = (cases.created[k] - dt.timedelta(days=1)).date()
@@ -45,7 +47,7 @@ def write_orders(ctx: Context) -> None:
         account.append(c)
         day.append(when.toordinal())
         moment.append(rnd.randint(7 * 3600, 22 * 3600))
-        pricebook.append(_pricebook_for(rnd, catalog, when, cases.product[k]))
+        pricebook.append(_pricebook_for(rnd, catalog, when, cases.product[k], valid_on))
         activated.append(1)
     activity = Weighted(range(len(customers)), [rnd.lognormvariate(0, 0.7) for _ in range(len(customers))])
     last_day = vocab.LAST_CASE.date()
@@ -58,7 +60,7 @@ def write_orders(ctx: Context) -> None:
         account.append(c)
         day.append(when.toordinal())
         moment.append(rnd.randint(7 * 3600, 22 * 3600))
-        pricebook.append(_pricebook_for(rnd, catalog, when, None))
+        pricebook.append(_pricebook_for(rnd, catalog, when, None, valid_on))
         activated.append(1 if rnd.random() < 0.93 else 0)
     sizes = array("i", [1]) * n_orders
     for _ in range(n_items - n_orders):
@@ -81,17 +83,21 @@ def _free_day(
     return target
 
 
-def _pricebook_for(rnd, catalog, when: dt.date, product: int | None) -> int:
+def _pricebook_for(rnd, catalog, when: dt.date, product: int | None, valid_on: dict[int, list[int]]) -> int:
     """A price book valid on ``when`` (listing ``product``): standard for about a third of orders."""
     if rnd.random() < 0.35 or not catalog.pricebooks:
         return STANDARD_PRICEBOOK_N
-    moment = dt.datetime.combine(when, dt.time(12))
-    valid = [
-        b["n"]
-        for b in catalog.pricebooks
-        if (b["valid_from"] is None or b["valid_from"] <= moment <= b["valid_to"])
-        and (product is None or product not in catalog.excluded[b["n"]])
-    ]
+    day = when.toordinal()
+    valid = valid_on.get(day)
+    if valid is None:
+        moment = dt.datetime.combine(when, dt.time(12))
+        valid = valid_on[day] = [
+            b["n"]
+            for b in catalog.pricebooks
+            if b["valid_from"] is None or b["valid_from"] <= moment <= b["valid_to"]
+        ]
+    if product is not None:
+        valid = [n for n in valid if product not in catalog.excluded[n]]
     return rnd.choice(valid) if valid else STANDARD_PRICEBOOK_N
 
 
@@ -104,7 +110,7 @@ def _stage_orders(ctx: Context, rnd, order_of, account, day, moment, pricebook, 
     item_cols = {k: [] for k in ("n", "ord", "prod", "pb", "qty")}
     item_n = 0
     for number, o in enumerate(order_of, start=1):
-        created = secs(dt.datetime.fromordinal(day[o])) + moment[o]
+        created = (day[o] - EPOCH_DAY) * 86400 + moment[o]
         order_cols["n"].append(number)
         order_cols["acct"].append(account[o] + 1)
         order_cols["pb"].append(pricebook[o])
@@ -206,6 +212,6 @@ def _write(ctx: Context) -> None:
         'coalesce(t.total, 0) AS "TotalAmount", '
         f"{audit_sql(ts('o.created'))} "
         "FROM raw_order o JOIN raw_customer c ON c.n = o.acct "
-        'LEFT JOIN (SELECT "OrderId" AS id, sum("TotalPrice") AS total FROM "OrderItem" GROUP BY 1) t '
-        f"ON t.id = {ctx.sql_id('Order', 'o.n')} ORDER BY o.n",
+        "LEFT JOIN (SELECT i.ord, sum(e.price * i.qty) AS total FROM raw_order_item i "
+        "JOIN raw_pbe e ON e.pb = i.pb AND e.prod = i.prod GROUP BY i.ord) t ON t.ord = o.n ORDER BY o.n",
     )

@@ -1,0 +1,60 @@
+"""The default org: generated on first use into the cache directory, reused, regenerated when stale, forked per call."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from loaders import default_org
+from loaders.generate import GENERATOR_VERSION
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("CRMARENA_SF_CACHE", str(tmp_path / "cache"))
+    # The mechanics are the same for every profile; `tiny` keeps the test fast.
+    monkeypatch.setattr(default_org, "PROFILE", "tiny")
+    monkeypatch.setattr(default_org, "_template", None)
+    return tmp_path / "cache"
+
+
+def test_cache_root_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.delenv("CRMARENA_SF_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_org.cache_root() == tmp_path / "xdg" / "crmarena-sf"
+    monkeypatch.setenv("CRMARENA_SF_CACHE", str(tmp_path / "mine"))
+    assert default_org.cache_root() == tmp_path / "mine"
+    assert (default_org.PROFILE, default_org.SEED) == ("full", 0)
+
+
+def test_first_use_generates_then_reuses_the_dataset(cache):
+    path = default_org.default_dataset_dir(progress=False)
+    assert path == cache / "datasets" / f"{GENERATOR_VERSION}-tiny-0"
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert (manifest["profile"], manifest["seed"]) == ("tiny", 0)
+    stamp = (path / "manifest.json").stat().st_mtime_ns
+    assert default_org.default_dataset_dir(progress=False) == path
+    assert (path / "manifest.json").stat().st_mtime_ns == stamp
+
+
+def test_a_dataset_made_against_other_metadata_is_regenerated(cache):
+    path = default_org.default_dataset_dir(progress=False)
+    manifest = json.loads((path / "manifest.json").read_text())
+    manifest["schema_version"] = "0000000000000000"
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    assert default_org.default_dataset_dir(progress=False) == path
+    assert json.loads((path / "manifest.json").read_text())["schema_version"] != "0000000000000000"
+    assert [p.name for p in (cache / "datasets").iterdir() if not p.name.startswith(".lock")] == [path.name]
+
+
+def test_each_call_gets_a_private_fork(cache):
+    first = default_org.crmarena_org(progress=False)
+    second = default_org.crmarena_org(progress=False)
+    cases = first.count("Case")
+    assert cases > 0 and second.count("Case") == cases
+    first.insert("Case", {"Subject": "Only in the first fork"})
+    assert first.count("Case") == cases + 1
+    assert second.count("Case") == cases
+    first.close()
+    second.close()
