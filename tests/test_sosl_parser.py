@@ -230,7 +230,14 @@ def test_a_word_with_punctuation_is_a_phrase_of_its_tokens():
 def test_letters_and_digits_are_separate_tokens():
     """Older FIND pages: words are delimited by "changes from letters to digits (and vice-versa)"."""
     assert tree("XR500") == Leaf(("xr", "500"))
-    assert tokens("Women's XR500 naïve") == ["women", "s", "xr", "500", "naïve"]
+    assert tokens("XR500 naïve 3-5") == ["xr", "500", "naïve", "3", "5"]
+
+
+def test_a_possessive_s_is_not_a_token():
+    """Lucene's English possessive rule: Women's and Kids’ are women and kids (crmarena.md §5 still holds)."""
+    assert tokens("Women's Kids’ MEN'S 90's it's-x") == ["women", "kids", "men", "90", "s", "it", "x"]
+    assert tree("Women\\'s Leggings") == Chain(Leaf(("women",)), (Step("AND", Leaf(("leggings",)), True),))
+    assert tree("Womens") == Leaf(("womens",))
 
 
 def test_wildcards_take_the_type_of_the_preceding_character():

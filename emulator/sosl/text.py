@@ -7,15 +7,17 @@ changes from letters to digits (and vice-versa)", and the Salesforce search blog
 Search", 2012) says tokenization breaks text "at spaces, punctuation, and alphanumeric
 boundaries". So a token here is a maximal run of letters (with their combining marks) or a
 maximal run of decimal digits, lower-cased: ``Women's XR500`` -> ``women``, ``s``, ``xr``,
-``500``. CRMArena observed exactly that on a live org: ``FIND {Womens Fitness Leggings}``
-found nothing for products named "Women's ...", so neither the apostrophe nor plural
-forms are normalised away (reference crmarena.md §5; no stemming or lemmatisation here).
+``500``. A possessive ``'s`` (or ``’s``) ending a word is dropped, as Lucene's English
+possessive filter does (Salesforce search is Lucene-based): ``Women's`` is the token
+``women``. CRMArena observed on a live org that ``FIND {Womens Fitness Leggings}`` found
+nothing for products named "Women's ..." (reference crmarena.md §5): ``womens`` is not
+``women``, so plural forms are not normalised (no stemming or lemmatisation here).
 
 Rich text (``htmlFormatted`` fields such as ``Knowledge__kav.FAQ_Answer__c``) is indexed
 without its tags and character entities (``&amp;``, ``&#39;``): they are markup, not words.
-An entity is replaced by a separator, which is what decoding it gives for the punctuation
-entities such text holds (``&#39;`` is an apostrophe); a letter entity such as ``&eacute;``
-would split its word, an accepted simplification.
+Apostrophe entities are decoded (``Women&#39;s`` reads as ``Women's``); any other entity
+becomes a separator, which is what decoding gives for the punctuation entities such text
+holds; a letter entity such as ``&eacute;`` would split its word, an accepted simplification.
 
 Record text is tokenised inside DuckDB (:func:`token_list_sql`, RE2 classes ``\\p{L}\\p{M}``
 and ``\\p{Nd}``); search words are tokenised in Python by :func:`char_class`, which uses
@@ -24,13 +26,19 @@ the same Unicode categories, so both sides agree.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
-TOKEN_PATTERN = r"[\p{L}\p{M}]+|\p{Nd}+"
-"""RE2 pattern of one token (letters with combining marks, or decimal digits)."""
+TOKEN_PATTERN = r"[\p{L}\p{M}]+(?:['’]s)?|\p{Nd}+"
+"""RE2 pattern of one token in lower-cased text: letters (with combining marks, and a
+possessive ``'s`` the token then loses), or decimal digits."""
+
+APOSTROPHES = "'\u2019"
 
 HTML_TAG_PATTERN = r"<[^>]*>"
 HTML_ENTITY_PATTERN = r"&(#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);"
+APOSTROPHE_ENTITIES = ((r"&(#0*39|#[xX]0*27|apos);", "'"), (r"&(rsquo|#0*8217|#[xX]0*2019);", "\u2019"))
+"""Entities of apostrophes, decoded before the others become separators: ``Women&#39;s`` reads as ``Women's``."""
 
 STOP_WORDS = frozenset(
     "a an and are as at be but by for if in into is it no not of on or such that the their then "
@@ -65,36 +73,93 @@ def char_class(ch: str) -> str | None:
     return None
 
 
+def lower(text: str) -> str:
+    """Lower case as DuckDB's ``lower`` does it: character by character, simple case mapping.
+
+    (Python's ``str.lower`` applies special casing: ``İ`` becomes two characters, a final
+    ``Σ`` becomes ``ς``.)
+    """
+    if text.isascii():
+        return text.lower()
+    return "".join("i" if ch == "\u0130" else ch.lower() for ch in text)
+
+
 def tokens(text: str) -> list[str]:
-    """The search tokens of ``text`` (lower-cased letter runs and digit runs, in order)."""
+    """The search tokens of ``text`` (lower-cased letter runs and digit runs, in order).
+
+    A letter run followed by an apostrophe and ``s`` loses them: ``Women's`` is ``women``
+    (Lucene's English possessive rule; see the module docstring).
+    """
     out: list[str] = []
     current: list[str] = []
     kind = None
-    for ch in text:
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
         cls = char_class(ch)
-        if cls is None or cls != kind:
-            if current:
-                out.append("".join(current).lower())
-                current = []
-            kind = cls
+        if current and cls != kind:
+            out.append(lower("".join(current)))
+            current = []
+            if kind == LETTER and ch in APOSTROPHES and i + 1 < n and text[i + 1] in "sS":
+                kind = None
+                i += 2
+                continue
+        kind = cls
         if cls is not None:
             current.append(ch)
+        i += 1
     if current:
-        out.append("".join(current).lower())
+        out.append(lower("".join(current)))
     return out
+
+
+_TAG = re.compile(HTML_TAG_PATTERN)
+_ENTITY = re.compile(HTML_ENTITY_PATTERN)
+
+
+_APOSTROPHE_ENTITIES = [(re.compile(pattern), char) for pattern, char in APOSTROPHE_ENTITIES]
+
+
+def searchable_text(value: str, html: bool) -> str:
+    """A field value as search reads it (the Python twin of :func:`searchable_text_sql`)."""
+    if not html:
+        return value
+    value = _TAG.sub(" ", value)
+    for pattern, char in _APOSTROPHE_ENTITIES:
+        value = pattern.sub(char, value)
+    return _ENTITY.sub(" ", value)
+
+
+_DIGIT_GROUPS = re.compile("[0-9][^0-9]+[0-9]")
+_NOT_DIGIT = re.compile("[^0-9]")
+
+
+def phone_digits(value: str) -> str | None:
+    """A phone number's digits run together, when it has several digit groups (else None)."""
+    if not _DIGIT_GROUPS.search(value):
+        return None
+    return _NOT_DIGIT.sub("", value)
 
 
 def searchable_text_sql(column_sql: str, html: bool) -> str:
     """SQL for the text of a column as search reads it (tags and entities removed from rich text)."""
     if not html:
         return column_sql
-    without_tags = f"regexp_replace({column_sql}, '{HTML_TAG_PATTERN}', ' ', 'g')"
-    return f"regexp_replace({without_tags}, '{HTML_ENTITY_PATTERN}', ' ', 'g')"
+    text = f"regexp_replace({column_sql}, '{HTML_TAG_PATTERN}', ' ', 'g')"
+    for pattern, char in APOSTROPHE_ENTITIES:
+        text = f"regexp_replace({text}, '{pattern}', '{char.replace(chr(39), chr(39) * 2)}', 'g')"
+    return f"regexp_replace({text}, '{HTML_ENTITY_PATTERN}', ' ', 'g')"
 
 
 def token_list_sql(column_sql: str, html: bool = False) -> str:
     """SQL for the list of tokens of a column (same rule as :func:`tokens`)."""
-    return f"regexp_extract_all(lower({searchable_text_sql(column_sql, html)}), '{TOKEN_PATTERN}')"
+    pattern = TOKEN_PATTERN.replace("'", "''")
+    extracted = f"regexp_extract_all(lower({searchable_text_sql(column_sql, html)}), '{pattern}')"
+    return f"list_transform({extracted}, lambda t: regexp_replace(t, '[’'']s$', ''))"
+
+
+PHONE_GROUPS_SQL = "'[0-9][^0-9]+[0-9]'"
+"""RE2 pattern (as an SQL literal) of a phone number with several digit groups."""
 
 
 def phone_digits_sql(column_sql: str) -> str:
