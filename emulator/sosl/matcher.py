@@ -27,6 +27,7 @@ the smaller Id, so the order is deterministic. Terms under AND NOT do not score.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,6 +45,8 @@ K1 = 1.2
 B = 0.75
 NAME_FIELD_WEIGHT = 3.0
 LENGTHS_CACHE_KEY = "sosl.lengths"
+SHARED_SCAN_BELOW = 100_000
+"""Token rows below which an object's plain tokens share one scan (DuckDB row groups hold 122,880 rows)."""
 
 Predicate = Callable[[set[int]], bool]
 
@@ -53,10 +56,19 @@ class _Compiled:
     """A term compiled for matching: its distinct leaves and predicates over "which leaves occur"."""
 
     leaves: tuple[tuple[str, ...], ...]
-    strict: Predicate
-    loose: Predicate | None
-    """The predicate with implicit ANDs read as OR (articles only), or None."""
+    strict: Matcher
+    loose: Matcher | None
+    """The term with implicit ANDs read as OR (articles only), or None."""
     positive: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Matcher:
+    """A predicate over "which leaves occur", and its shape when that is simpler: every leaf, or any."""
+
+    predicate: Predicate
+    shape: str | None
+    """``"all"`` (a conjunction), ``"any"`` (a disjunction) or None (anything else)."""
 
 
 def match(org: Org, obj: SObject, tree: Term, group: str, limit: int | None = None) -> list[str]:
@@ -74,40 +86,58 @@ def match_objects(org: Org, objects: list[SObject], tree: Term, group: str) -> d
     for obj in objects:
         fields = group_fields(obj, group)
         if fields is None or fields:
-            plans.append((obj, fields, _compile(tree, relax_implicit=is_article(obj))))
+            plans.append(
+                _Plan(
+                    obj, fields, _compile(tree, relax_implicit=is_article(obj)), *_lengths(org, obj, fields)
+                )
+            )
     counts = _occurrences(org, plans)
     out: dict[str, list[str]] = {obj.name: [] for obj in objects}
-    for obj, fields, compiled in plans:
-        per_leaf = counts[obj.name]
+    for plan in plans:
+        per_leaf = counts[plan.obj.name]
         if not any(per_leaf):
             continue
-        lengths, n_docs, avg_len = _lengths(org, obj, fields)
-        ranked = _rank(compiled, per_leaf, compiled.strict, lengths, n_docs, avg_len)
+        compiled = plan.compiled
+        ranked = _rank(compiled, per_leaf, compiled.strict, plan)
         if not ranked and compiled.loose is not None:
-            ranked = _rank(compiled, per_leaf, compiled.loose, lengths, n_docs, avg_len)
+            ranked = _rank(compiled, per_leaf, compiled.loose, plan)
         ranked.sort()
-        out[obj.name] = [record_id for _, record_id in ranked]
+        out[plan.obj.name] = [record_id for _, record_id in ranked]
     return out
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """One object to match: its searched fields, the compiled term and the index statistics."""
+
+    obj: SObject
+    fields: tuple[str, ...] | None
+    compiled: _Compiled
+    lengths: dict[str, int]
+    n_docs: int
+    avg_len: float
+    n_tokens: int
+
+
 def _rank(
-    compiled: _Compiled,
-    counts: list[dict[str, float]],
-    predicate: Predicate,
-    lengths: dict[str, int],
-    n_docs: int,
-    avg_len: float,
+    compiled: _Compiled, counts: list[dict[str, float]], matcher: Matcher, plan: _Plan
 ) -> list[tuple[float, str]]:
-    """(-score, Id) of the records ``predicate`` accepts."""
-    candidates: set[str] = set()
-    for i in compiled.positive:
-        candidates.update(counts[i])
-    idf = [math.log(1 + (n_docs - len(c) + 0.5) / (len(c) + 0.5)) for c in counts]
+    """(-score, Id) of the records ``matcher`` accepts."""
+    lengths, n_docs, avg_len = plan.lengths, plan.n_docs, plan.avg_len
     positive = compiled.positive
+    if matcher.shape == "all":
+        sets = sorted((counts[i].keys() for i in positive), key=len)
+        candidates = set(sets[0]).intersection(*sets[1:])
+    else:
+        candidates = set()
+        for i in positive:
+            candidates.update(counts[i])
+    idf = [math.log(1 + (n_docs - len(c) + 0.5) / (len(c) + 0.5)) for c in counts]
     out = []
     for record_id in candidates:
-        present = {i for i, c in enumerate(counts) if record_id in c}
-        if not predicate(present):
+        if matcher.shape is None and not matcher.predicate(
+            {i for i, c in enumerate(counts) if record_id in c}
+        ):
             continue
         norm = K1 * (1 - B + B * lengths.get(record_id, avg_len) / avg_len) if avg_len else K1
         score = 0.0
@@ -122,12 +152,13 @@ def _rank(
 
 
 # ---------------------------------------------------------------------------- compiling the term
+@functools.lru_cache(maxsize=1024)
 def _compile(tree: Term, relax_implicit: bool) -> _Compiled:
     leaves: list[tuple[str, ...]] = []
     positive: set[int] = set()
     has_implicit = False
 
-    def build(node: Term, implicit_op: str, negated: bool) -> Predicate:
+    def build(node: Term, implicit_op: str, negated: bool, ops: set[str]) -> Predicate:
         nonlocal has_implicit
         if isinstance(node, Leaf):
             if node.pieces not in leaves:
@@ -136,12 +167,13 @@ def _compile(tree: Term, relax_implicit: bool) -> _Compiled:
             if not negated:
                 positive.add(index)
             return lambda present: index in present
-        first = build(node.first, implicit_op, negated)
+        first = build(node.first, implicit_op, negated, ops)
         steps = []
         for step in node.steps:
             has_implicit = has_implicit or step.implicit
             op = implicit_op if step.implicit else step.op
-            steps.append((op, build(step.operand, implicit_op, negated or op == "AND NOT")))
+            ops.add(op if isinstance(step.operand, Leaf) else op + " (...)")
+            steps.append((op, build(step.operand, implicit_op, negated or op == "AND NOT", ops)))
 
         def evaluate(present: set[int]) -> bool:
             value = first(present)
@@ -156,40 +188,66 @@ def _compile(tree: Term, relax_implicit: bool) -> _Compiled:
 
         return evaluate
 
-    strict = build(tree, "AND", False)
-    loose = build(tree, "OR", False) if relax_implicit and has_implicit else None
+    def matcher(implicit_op: str) -> Matcher:
+        ops: set[str] = set()
+        predicate = build(tree, implicit_op, False, ops)
+        flat = {op.removesuffix(" (...)") for op in ops}
+        shape = "all" if flat <= {"AND"} else "any" if flat == {"OR"} else None
+        return Matcher(predicate, shape)
+
+    strict = matcher("AND")
+    loose = matcher("OR") if relax_implicit and has_implicit else None
     return _Compiled(tuple(leaves), strict, loose, tuple(sorted(positive)) or (0,))
 
 
 # ---------------------------------------------------------------------------- the index query
-def _occurrences(
-    org: Org, plans: list[tuple[SObject, tuple[str, ...] | None, _Compiled]]
-) -> dict[str, list[dict[str, float]]]:
+def _occurrences(org: Org, plans: list[_Plan]) -> dict[str, list[dict[str, float]]]:
     """Per object, per leaf: record Id -> weighted number of occurrences (name fields count three times).
 
-    One query: a UNION ALL of one lookup per (object, leaf). Equality lookups each prune the
-    token-sorted table by its zone maps, where one ``token IN (...)`` would scan it all.
-    Rows come back raw and are counted here: cheaper than a GROUP BY stage.
+    One query, a UNION ALL of lookups. On an object with a large index (several DuckDB row
+    groups), each plain token is its own equality lookup, which the token-sorted table's zone
+    maps narrow to a row group; on a small one, where every lookup scans the same single row
+    group, the plain tokens share one ``token IN (...)`` scan. Wildcard and phrase leaves are
+    lookups of their own. Rows come back raw and are counted here (cheaper than a GROUP BY).
     """
     parts, params = [], []
-    for p, (obj, fields, compiled) in enumerate(plans):
-        tokens = org.table_sql(tokens_table(obj.name))
-        field_filter = ""
-        if fields is not None:
-            field_filter = f" AND t0.field IN ({', '.join('?' * len(fields))})"
-        for i, pieces in enumerate(compiled.leaves):
+    by_token: list[dict[str, list[int]]] = []
+    for p, plan in enumerate(plans):
+        tokens = org.table_sql(tokens_table(plan.obj.name))
+        field_filter, field_params = "", list(plan.fields or ())
+        if plan.fields is not None:
+            field_filter = f" AND t0.field IN ({', '.join('?' * len(plan.fields))})"
+        shared: dict[str, list[int]] = {}
+        if plan.n_tokens < SHARED_SCAN_BELOW:
+            for i, pieces in enumerate(plan.compiled.leaves):
+                if len(pieces) == 1 and "*" not in pieces[0] and "?" not in pieces[0]:
+                    shared.setdefault(pieces[0], []).append(i)
+        by_token.append(shared)
+        if shared:
+            marks = ", ".join("?" * len(shared))
+            parts.append(
+                f"SELECT {p} AS obj, -1 AS leaf, t0.token, t0.record_id, t0.field FROM {tokens} t0 "
+                f"WHERE t0.token IN ({marks}){field_filter}"
+            )
+            params += list(shared) + field_params
+        for i, pieces in enumerate(plan.compiled.leaves):
+            if len(pieces) == 1 and pieces[0] in shared:
+                continue
             sql, leaf_params = _leaf_sql(tokens, pieces)
-            parts.append(f"SELECT {p} AS obj, {i} AS leaf, t0.record_id, t0.field FROM {sql}{field_filter}")
-            params += leaf_params + list(fields or ())
-    counts = {obj.name: [{} for _ in compiled.leaves] for obj, _, compiled in plans}
+            parts.append(
+                f"SELECT {p} AS obj, {i} AS leaf, NULL, t0.record_id, t0.field FROM {sql}{field_filter}"
+            )
+            params += leaf_params + field_params
+    counts = {plan.obj.name: [{} for _ in plan.compiled.leaves] for plan in plans}
     if not parts:
         return counts
-    names = [name_fields(obj) for obj, _, _ in plans]
-    per_object = [counts[obj.name] for obj, _, _ in plans]
-    for p, leaf, record_id, field in org.con.execute(" UNION ALL ".join(parts), params).fetchall():
-        per_leaf = per_object[p][leaf]
+    names = [name_fields(plan.obj) for plan in plans]
+    per_object = [counts[plan.obj.name] for plan in plans]
+    for p, leaf, token, record_id, field in org.con.execute(" UNION ALL ".join(parts), params).fetchall():
         weight = NAME_FIELD_WEIGHT if field in names[p] else 1.0
-        per_leaf[record_id] = per_leaf.get(record_id, 0.0) + weight
+        for i in by_token[p][token] if leaf < 0 else (leaf,):
+            per_leaf = per_object[p][i]
+            per_leaf[record_id] = per_leaf.get(record_id, 0.0) + weight
     return counts
 
 
@@ -216,8 +274,10 @@ def _leaf_sql(tokens: str, pieces: tuple[str, ...]) -> tuple[str, list]:
 
 
 # ---------------------------------------------------------------------------- statistics
-def _lengths(org: Org, obj: SObject, fields: tuple[str, ...] | None) -> tuple[dict[str, int], int, float]:
-    """Tokens per record in the searched fields, how many records have any, and their mean (cached)."""
+def _lengths(
+    org: Org, obj: SObject, fields: tuple[str, ...] | None
+) -> tuple[dict[str, int], int, float, int]:
+    """Tokens per record in the searched fields, how many records have any, their mean, their total (cached)."""
     key = (obj.name, fields, generation(org, obj.name))
     cache = org.cache.setdefault(LENGTHS_CACHE_KEY, {})
     found = cache.get(key)
@@ -228,6 +288,6 @@ def _lengths(org: Org, obj: SObject, fields: tuple[str, ...] | None) -> tuple[di
             where, params = " WHERE field IN (SELECT unnest(?::VARCHAR[]))", [list(fields)]
         rows = org.con.execute(f"SELECT record_id, sum(len)::INTEGER FROM {docs}{where} GROUP BY ALL", params)
         lengths = dict(rows.fetchall())
-        n = len(lengths)
-        found = cache[key] = (lengths, n, (sum(lengths.values()) / n) if n else 0.0)
+        n, total = len(lengths), sum(lengths.values())
+        found = cache[key] = (lengths, n, (total / n) if n else 0.0, total)
     return found
