@@ -425,3 +425,15 @@ def test_an_object_that_is_not_searchable_cannot_be_returned(org):
 
 def test_a_non_string_statement_is_malformed(org):
     assert error(org, None).error_code == "MALFORMED_SEARCH"
+
+
+def test_through_simple_salesforce(org):
+    """The REST /search resource answers simple-salesforce's search() and quick_search() with these bodies."""
+    import crmarena_sf
+
+    sf = crmarena_sf.connect(org=org)
+    body = sf.search("FIND {leggings} RETURNING Product2(Id, Name)")
+    assert [r["Name"] for r in body["searchRecords"]] == ["Women's Fitness Leggings"]
+    assert [
+        r["Id"] for r in sf.quick_search("anvil")["searchRecords"]
+    ] == []  # products must be named in RETURNING
