@@ -3,7 +3,7 @@
 The dataset lives in ``$CRMARENA_SF_CACHE/datasets/<generator version>-full-0/`` (default cache
 root: ``$XDG_CACHE_HOME/crmarena-sf``, else ``~/.cache/crmarena-sf``). A cached dataset made
 against other metadata (its manifest's schema version differs from the installed describes)
-is regenerated. Each process loads it once into a template org; :func:`crmarena_org` returns a
+or by other generator code (its fingerprint differs) is regenerated. Each process loads it once into a template org; :func:`crmarena_org` returns a
 copy-on-write fork of the template, so every caller gets a private org in milliseconds.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from emulator.store.org import Org
 from loaders.dataset import Dataset, DatasetError, schema_version
-from loaders.generate import GENERATOR_VERSION, generate
+from loaders.generate import GENERATOR_VERSION, generate, generator_fingerprint
 from loaders.load import load_dataset
 from metadata import load_schema
 
@@ -71,10 +71,11 @@ def _is_current(path: Path) -> bool:
         dataset = Dataset(path)
     except DatasetError:
         return False
-    expected = schema_version(load_schema(), dataset.objects)
+    manifest = dataset.manifest
     return (
-        dataset.manifest.get("schema_version") == expected
-        and dataset.manifest.get("generator_version") == GENERATOR_VERSION
+        manifest.get("schema_version") == schema_version(load_schema(), dataset.objects)
+        and manifest.get("generator_version") == GENERATOR_VERSION
+        and manifest.get("generator_fingerprint") == generator_fingerprint()
     )
 
 

@@ -10,6 +10,7 @@ appears; the same seed and profile give a byte-identical dataset.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from loaders import profiles
@@ -23,6 +24,16 @@ from metadata.model import Schema
 
 GENERATOR_VERSION = "1"
 """Bumped whenever the same seed and profile would give different data (cached datasets are keyed by it)."""
+
+
+def generator_fingerprint() -> str:
+    """A digest of the generator's own source: a cached dataset made by other code is regenerated."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted([*here.glob("*.py"), here.parent / "profiles.py"]):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
 
 STEPS = (
     ("issues", people.write_issues),
@@ -74,6 +85,7 @@ def generate(
         manifest = {
             "source": "generator",
             "generator_version": GENERATOR_VERSION,
+            "generator_fingerprint": generator_fingerprint(),
             "profile": profile,
             "scale": scale,
             "seed": seed,

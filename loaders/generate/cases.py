@@ -320,7 +320,7 @@ def _durations(
         h *= 0.75 if plan.priority[k] == "High" else 1.0
         h *= regions.factor[customers.state[plan.customer[k]]]
         h *= latent.lognormal_noise(rnd, 0.45) * (1.35 if plan.transferred(k) else 1.0)
-        hours.append(max(h, 0.25))
+        hours.append(max(h, 1.0))  # room for the opening chat and a follow-up email
     _repair_fastest_state(plan, hours, customers, regions.fastest)
     for k in range(len(plan)):
         end = plan.created[k] + dt.timedelta(seconds=int(hours[k] * 3600))

@@ -121,21 +121,35 @@ AGENT_OPENINGS = (
     "Thank you for your patience while I looked into this.",
     "I appreciate you letting us know.",
 )
+CHAT_FOLLOW_UP_OPENINGS = (
+    "Following up on our chat earlier about the {product}.",
+    "Thank you for chatting with us today about your order from {order_date}.",
+    "As promised in our chat, here is a written summary.",
+    "I wanted to follow up on the {product} we discussed in chat.",
+)
 AGENT_CLOSINGS = (
     "Is there anything else I can help you with?",
     "Please let me know if you have any other questions.",
     "Have a great day, and thank you for shopping with us.",
     "Feel free to reply to this email if anything else comes up.",
 )
-CUSTOMER_FOLLOW_UPS = (
-    "Thanks for the quick reply. Could you confirm when I should expect an update on the {product}?",
-    "I appreciate it. Is there anything else you need from me about the {product}?",
-    "Thank you, that helps. I will keep an eye on my email for news about my order from {order_date}.",
-    "Okay, understood. Can you send me a confirmation in writing for the {product}?",
-    "Thanks. I just want to make sure this does not happen again with my next order.",
-    "Got it, thank you for explaining the process for the {product}.",
-    "That works for me. How long will it take to sort out the {product}?",
-    "Any news on this? It has been a while since my order from {order_date}.",
+CUSTOMER_REACTIONS = (
+    "Thanks for the quick reply.",
+    "I appreciate the help.",
+    "Thank you, that helps.",
+    "Okay, understood.",
+    "Got it, thanks for explaining.",
+    "Thanks for getting back to me.",
+    "I see.",
+)
+CUSTOMER_QUESTIONS = (
+    "Could you confirm when I should expect an update on the {product}?",
+    "Is there anything else you need from me for case {case_number}?",
+    "I will keep an eye on my email for news about my order from {order_date}.",
+    "Can you send me a written confirmation for the {product}?",
+    "How long will it take to sort out the {product}?",
+    "Any news on case {case_number}? It has been a while since my order from {order_date}.",
+    "Please make sure the notes on case {case_number} mention the {product}.",
 )
 AGENT_FOLLOW_UPS = (
     "I have added a note to case {case_number} so any of my colleagues can pick it up.",

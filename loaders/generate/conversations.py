@@ -36,11 +36,18 @@ def write_conversations(ctx: Context) -> None:
         if article is not None:
             violations[k] = article
         slots = _slots(ctx, rnd, k)
+        chat_end = None
         if cases.chat[k]:
-            writer.add_chat(ctx, rnd, k, slots, breach=article is not None and in_chat)
+            chat_end = writer.add_chat(ctx, rnd, k, slots, breach=article is not None and in_chat)
         if emails_per_case[k]:
             writer.add_thread(
-                ctx, rnd, k, emails_per_case[k], slots, breach=article is not None and not in_chat
+                ctx,
+                rnd,
+                k,
+                emails_per_case[k],
+                slots,
+                breach=article is not None and not in_chat,
+                after=chat_end,
             )
         writer.flush_if_full()
     writer.finish()
@@ -123,12 +130,16 @@ class _Rows:
             )
         }
 
-    def add_thread(self, ctx: Context, rnd, k: int, count: int, slots: dict, breach: bool) -> None:
+    def add_thread(
+        self, ctx: Context, rnd, k: int, count: int, slots: dict, breach: bool, after: dt.datetime | None
+    ) -> None:
+        """``count`` emails on case ``k``: opened by the customer's email, or (``after`` a chat) the agent's follow-up."""
         cases, customers, agents = ctx.plan["cases"], ctx.plan["customers"], ctx.plan["agents"]
         c = cases.customer[k]
-        start = cases.created[k]
-        end = cases.closed[k] or min(start + dt.timedelta(days=10), DATA_NOW)
-        span = max(int((end - start).total_seconds()), count * 60)
+        end = cases.closed[k] or min(cases.created[k] + dt.timedelta(days=10), DATA_NOW)
+        start = cases.created[k] if after is None else after + dt.timedelta(seconds=rnd.randint(60, 600))
+        start = min(start, end - dt.timedelta(seconds=60 * count))
+        span = int((end - start).total_seconds())
         offsets = (
             [0] + sorted(rnd.sample(range(60, span), count - 1))
             if span > count * 60
@@ -137,33 +148,38 @@ class _Rows:
         subject = cases.subject[k]
         customer_name = customers.name(c)
         policy_said = False
+        first_from_agent = after is not None
         for i, offset in enumerate(offsets):
             when = start + dt.timedelta(seconds=offset)
-            incoming = i % 2 == 0
+            incoming = (i % 2 == 0) != first_from_agent
             agent = cases.owner_at(k, when)
             if incoming:
                 body = (
                     f"Hi,\n\n{cases.description[k]}\n\nThanks,\n{customer_name}"
                     if i == 0
-                    else f"Hi,\n\n{rnd.choice(talk.CUSTOMER_FOLLOW_UPS).format(**slots)}\n\n{customer_name}"
+                    else f"Hi,\n\n{rnd.choice(talk.CUSTOMER_REACTIONS)} {rnd.choice(talk.CUSTOMER_QUESTIONS).format(**slots)}\n\n{customer_name}"
                 )
                 sender, sender_addr = customer_name, customers.email[c]
                 to_addr, to_id = agents.emails[agent], agents.ids[agent]
             else:
-                if not policy_said:
+                opening = rnd.choice(
+                    talk.AGENT_OPENINGS if after is None or i else talk.CHAT_FOLLOW_UP_OPENINGS
+                )
+                if not policy_said and (after is None or breach):
+                    # After a chat, the policy was already explained there; only a planted breach comes up again.
                     middle = _policy_line(rnd, cases.issue[k], breach, slots)
                     policy_said = True
                 else:
-                    middle = rnd.choice(talk.AGENT_FOLLOW_UPS).format(**slots)
+                    middle = rnd.choice(talk.AGENT_FOLLOW_UPS)
                 body = (
-                    f"Hello {slots['first']},\n\n{rnd.choice(talk.AGENT_OPENINGS)} {middle}\n\n"
+                    f"Hello {slots['first']},\n\n{opening.format(**slots)} {middle.format(**slots)}\n\n"
                     f"{rnd.choice(talk.AGENT_CLOSINGS)}\n\nBest regards,\n{agents.names[agent]}\n"
                     "Shoes & Clothings Customer Service"
                 )
                 sender, sender_addr = agents.names[agent], agents.emails[agent]
                 to_addr, to_id = customers.email[c], customers.contact_ids[c]
             self.email["case_n"].append(k + 1)
-            self.email["subject"].append(subject if i == 0 else f"RE: {subject}")
+            self.email["subject"].append(subject if i == 0 and after is None else f"RE: {subject}")
             self.email["body"].append(body)
             self.email["from_name"].append(sender)
             self.email["from_addr"].append(sender_addr)
@@ -172,7 +188,8 @@ class _Rows:
             self.email["incoming"].append(incoming)
             self.email["sent_at"].append(secs(when))
 
-    def add_chat(self, ctx: Context, rnd, k: int, slots: dict, breach: bool) -> None:
+    def add_chat(self, ctx: Context, rnd, k: int, slots: dict, breach: bool) -> dt.datetime:
+        """The chat that opened case ``k``; returns when it ended."""
         cases, customers, agents = ctx.plan["cases"], ctx.plan["customers"], ctx.plan["agents"]
         c = cases.customer[k]
         agent = cases.assignments[k][0][1]
@@ -194,7 +211,7 @@ class _Rows:
             if i:
                 when += dt.timedelta(seconds=rnd.randint(15, 110))
             who = f"{agent_name} (Agent)" if by_agent else f"{customer_name} (Customer)"
-            lines.append(f"[{when:%Y-%m-%dT%H:%M:%S}] {who}: {text.format(**chat_slots)}")
+            lines.append(f"[{when.isoformat(timespec='seconds')}] {who}: {text.format(**chat_slots)}")
         self.chat["case_n"].append(k + 1)
         self.chat["cust"].append(c + 1)
         self.chat["owner"].append(agents.ids[agent])
@@ -205,6 +222,7 @@ class _Rows:
         self.chat["ops"].append(sum(1 for by_agent, _ in script if by_agent))
         self.chat["visitors"].append(sum(1 for by_agent, _ in script if not by_agent))
         self.chat["location"].append(f"{customers.city[c]}, {customers.state[c]}, United States")
+        return when
 
     def flush_if_full(self) -> None:
         if len(self.email["case_n"]) >= BATCH:
