@@ -26,6 +26,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--seed", type=_non_negative, default=0, metavar="S", help="random seed (default: 0)")
     parser.add_argument("--out", required=True, metavar="DIR", help="the dataset directory to create")
+    parser.add_argument(
+        "--enrich-with",
+        metavar="MODEL",
+        help="rewrite case descriptions with this OpenAI chat model (needs OPENAI_API_KEY; not reproducible)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -35,7 +40,12 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         path = generate(
-            args.out, profile=args.profile, seed=args.seed, scale=args.scale, progress=not args.quiet
+            args.out,
+            profile=args.profile,
+            seed=args.seed,
+            scale=args.scale,
+            progress=not args.quiet,
+            enrich_model=args.enrich_with,
         )
     except (DatasetError, ValueError) as exc:
         raise CliError(str(exc)) from None

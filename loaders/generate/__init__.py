@@ -15,7 +15,7 @@ from pathlib import Path
 
 from loaders import profiles
 from loaders.dataset import DatasetError, DatasetWriter
-from loaders.generate import cases, catalog, conversations, history, knowledge, orders, people, truth
+from loaders.generate import cases, catalog, conversations, enrich, history, knowledge, orders, people, truth
 from loaders.generate.context import Context
 from loaders.progress import progress_bar
 from loaders.validate import validate_files
@@ -42,6 +42,7 @@ STEPS = (
     ("catalog", catalog.write_catalog),
     ("cases", cases.plan_cases),
     ("orders", orders.write_orders),
+    ("case texts", history.write_case_texts),
     ("case history", history.write_cases),
     ("knowledge", knowledge.write_articles),
     ("conversations", conversations.write_conversations),
@@ -56,9 +57,13 @@ def generate(
     scale: int = 1,
     progress: bool = False,
     schema: Schema | None = None,
+    enrich_model: str | None = None,
+    llm_client: object | None = None,
 ) -> Path:
     """Generate a dataset into the new directory ``out`` and return its path.
 
+    ``enrich_model`` (off by default) has an OpenAI chat model rewrite the case descriptions
+    (:mod:`loaders.generate.enrich`); the output is then no longer reproducible byte for byte.
     Raises ValueError for an unknown profile or bad scale, and DatasetError when ``out``
     exists or cannot be written (nothing is left behind either way).
     """
@@ -66,12 +71,16 @@ def generate(
     if not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a whole number >= 0, not {seed!r}")
     schema = schema or load_schema()
+    steps = list(STEPS)
+    if enrich_model:
+        after_texts = [name for name, _ in steps].index("case texts") + 1
+        steps.insert(after_texts, ("enrich", enrich.enrichment_step(enrich_model, llm_client)))
     with (
         DatasetWriter(out, schema, on_disk=scale > 1) as writer,
-        progress_bar(len(STEPS) + 2, f"generating {profile}", enabled=progress) as bar,
+        progress_bar(len(steps) + 2, f"generating {profile}", enabled=progress) as bar,
     ):
         ctx = Context(seed, sizing, writer, schema)
-        for name, step in STEPS:
+        for name, step in steps:
             bar.set_postfix_str(name)
             step(ctx)
             bar.update(1)
@@ -91,6 +100,8 @@ def generate(
             "seed": seed,
             "latent": truth.latent_truth(ctx),
         }
+        if enrich_model:
+            manifest["enriched"] = ctx.plan["enriched"]
         path = writer.commit(manifest)
         bar.update(1)
     return path

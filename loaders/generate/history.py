@@ -15,9 +15,10 @@ from loaders.generate.context import Context, audit_sql, autonumber, from_secs, 
 CREATION, ASSIGNMENT, CLOSED = "Case Creation", "Owner Assignment", "Case Closed"
 
 
-def write_cases(ctx: Context) -> None:
+def write_case_texts(ctx: Context) -> None:
+    """Each case's Subject and Description (kept in the plan: emails and chats quote them)."""
     rnd = ctx.rng("case-text")
-    cases, catalog, agents = ctx.plan["cases"], ctx.plan["catalog"], ctx.plan["agents"]
+    cases, catalog = ctx.plan["cases"], ctx.plan["catalog"]
     order_day = cases.order_day = _order_days(ctx)
     subjects, descriptions = [], []
     for k in range(len(cases)):
@@ -27,6 +28,11 @@ def write_cases(ctx: Context) -> None:
         subjects.append(subject)
         descriptions.append(description)
     cases.subject, cases.description = subjects, descriptions
+
+
+def write_cases(ctx: Context) -> None:
+    cases, agents = ctx.plan["cases"], ctx.plan["agents"]
+    subjects, descriptions = cases.subject, cases.description
     ctx.stage(
         "raw_case",
         {
