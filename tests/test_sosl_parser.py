@@ -12,7 +12,7 @@ import pytest
 from emulator.errors import SalesforceError
 from emulator.sosl.statement import parse
 from emulator.sosl.terms import Chain, Leaf, Step, leaves
-from emulator.sosl.text import tokens
+from emulator.sosl.text import tokens, word_forms
 
 
 def tree(term: str):
@@ -231,6 +231,15 @@ def test_letters_and_digits_are_separate_tokens():
     """Older FIND pages: words are delimited by "changes from letters to digits (and vice-versa)"."""
     assert tree("XR500") == Leaf(("xr", "500"))
     assert tokens("XR500 naïve 3-5") == ["xr", "500", "naïve", "3", "5"]
+
+
+def test_word_forms_cover_regular_plurals_but_not_an_s_after_an_irregular_plural():
+    assert word_forms("refund") == ("refund", "refunds")
+    assert word_forms("policies")[:2] == ("policies", "policy")
+    assert "box" in word_forms("boxes") and "shoe" in word_forms("shoes")
+    assert word_forms("womens") == ("womens",)  # crmarena.md §5: Womens does not find Women's
+    assert word_forms("women") == ("women",)
+    assert word_forms("xr") == ("xr",) and word_forms("500") == ("500",)
 
 
 def test_a_possessive_s_is_not_a_token():

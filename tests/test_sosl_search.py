@@ -231,6 +231,22 @@ def test_womens_does_not_find_women_apostrophe_s_as_on_the_live_org(org):
     ]
 
 
+def test_regular_plurals_and_singulars_find_each_other(org):
+    """Salesforce Help, knowledge search: search uses lemmatization (here: regular noun plurals)."""
+    assert names(org, "FIND {jackets} RETURNING Product2(Name ORDER BY Name)") == [
+        "Kids' Rain Jacket",
+        "Men's Trail Jacket",
+    ]
+    assert names(org, "FIND {policies} RETURNING Knowledge__kav(Title)", "Title") == ["Return Policy"]
+    assert names(
+        org, "FIND {refunds} RETURNING Knowledge__kav(Title WHERE PublishStatus = 'Online')", "Title"
+    ) == [
+        "Refund Guide",
+        "Return Policy",
+    ]
+    assert names(org, 'FIND {"refunds"} RETURNING Knowledge__kav(Title)', "Title") == []  # quoted: exactly
+
+
 def test_case_does_not_matter(org):
     assert names(org, "FIND {TRAIL jACKET} RETURNING Product2(Name)") == ["Men's Trail Jacket"]
 

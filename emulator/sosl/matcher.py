@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 from emulator.sosl.fields import group_fields, is_article, name_fields
 from emulator.sosl.index import docs_table, generation, tokens_table
 from emulator.sosl.terms import Leaf, Term
+from emulator.sosl.text import word_forms
 from metadata.model import SObject
 
 if TYPE_CHECKING:
@@ -56,6 +57,8 @@ class _Compiled:
     """A term compiled for matching: its distinct leaves and predicates over "which leaves occur"."""
 
     leaves: tuple[tuple[str, ...], ...]
+    lookups: tuple[tuple[str, ...] | None, ...]
+    """Per leaf: the tokens a plain one-token leaf looks up, or None for wildcard and phrase leaves."""
     strict: Matcher
     loose: Matcher | None
     """The term with implicit ANDs read as OR (articles only), or None."""
@@ -155,15 +158,18 @@ def _rank(
 @functools.lru_cache(maxsize=1024)
 def _compile(tree: Term, relax_implicit: bool) -> _Compiled:
     leaves: list[tuple[str, ...]] = []
+    keys: list[tuple] = []
     positive: set[int] = set()
     has_implicit = False
 
     def build(node: Term, implicit_op: str, negated: bool, ops: set[str]) -> Predicate:
         nonlocal has_implicit
         if isinstance(node, Leaf):
-            if node.pieces not in leaves:
+            key = (node.pieces, node.quoted)
+            if key not in keys:
+                keys.append(key)
                 leaves.append(node.pieces)
-            index = leaves.index(node.pieces)
+            index = keys.index(key)
             if not negated:
                 positive.add(index)
             return lambda present: index in present
@@ -197,7 +203,15 @@ def _compile(tree: Term, relax_implicit: bool) -> _Compiled:
 
     strict = matcher("AND")
     loose = matcher("OR") if relax_implicit and has_implicit else None
-    return _Compiled(tuple(leaves), strict, loose, tuple(sorted(positive)) or (0,))
+    lookups = tuple(_lookup(pieces, quoted) for pieces, quoted in keys)
+    return _Compiled(tuple(leaves), lookups, strict, loose, tuple(sorted(positive)) or (0,))
+
+
+def _lookup(pieces: tuple[str, ...], quoted: bool) -> tuple[str, ...] | None:
+    """The tokens a plain one-token leaf finds: its word forms, or exactly itself in double quotes."""
+    if len(pieces) != 1 or "*" in pieces[0] or "?" in pieces[0]:
+        return None
+    return pieces if quoted else word_forms(pieces[0])
 
 
 # ---------------------------------------------------------------------------- the index query
@@ -205,10 +219,11 @@ def _occurrences(org: Org, plans: list[_Plan]) -> dict[str, list[dict[str, float
     """Per object, per leaf: record Id -> weighted number of occurrences (name fields count three times).
 
     One query, a UNION ALL of lookups. On an object with a large index (several DuckDB row
-    groups), each plain token is its own equality lookup, which the token-sorted table's zone
-    maps narrow to a row group; on a small one, where every lookup scans the same single row
-    group, the plain tokens share one ``token IN (...)`` scan. Wildcard and phrase leaves are
-    lookups of their own. Rows come back raw and are counted here (cheaper than a GROUP BY).
+    groups), each plain leaf is its own lookup, bounded by the range of its word forms so that
+    the token-sorted table's zone maps narrow it to a row group; on a small one, where every
+    lookup scans the same single row group, the plain leaves share one ``token IN (...)`` scan.
+    Wildcard and phrase leaves are lookups of their own. Rows come back raw and are counted
+    here (cheaper than a GROUP BY stage).
     """
     parts, params = [], []
     by_token: list[dict[str, list[int]]] = []
@@ -218,10 +233,24 @@ def _occurrences(org: Org, plans: list[_Plan]) -> dict[str, list[dict[str, float
         if plan.fields is not None:
             field_filter = f" AND t0.field IN ({', '.join('?' * len(plan.fields))})"
         shared: dict[str, list[int]] = {}
-        if plan.n_tokens < SHARED_SCAN_BELOW:
-            for i, pieces in enumerate(plan.compiled.leaves):
-                if len(pieces) == 1 and "*" not in pieces[0] and "?" not in pieces[0]:
-                    shared.setdefault(pieces[0], []).append(i)
+        small = plan.n_tokens < SHARED_SCAN_BELOW
+        for i, lookup in enumerate(plan.compiled.lookups):
+            if lookup is not None and small:
+                for token in lookup:
+                    shared.setdefault(token, []).append(i)
+            elif lookup is not None:
+                marks = ", ".join("?" * len(lookup))
+                parts.append(
+                    f"SELECT {p} AS obj, {i} AS leaf, NULL, t0.record_id, t0.field FROM {tokens} t0 "
+                    f"WHERE t0.token BETWEEN ? AND ? AND t0.token IN ({marks}){field_filter}"
+                )
+                params += [min(lookup), max(lookup), *lookup, *field_params]
+            else:
+                sql, leaf_params = _leaf_sql(tokens, plan.compiled.leaves[i])
+                parts.append(
+                    f"SELECT {p} AS obj, {i} AS leaf, NULL, t0.record_id, t0.field FROM {sql}{field_filter}"
+                )
+                params += leaf_params + field_params
         by_token.append(shared)
         if shared:
             marks = ", ".join("?" * len(shared))
@@ -230,14 +259,6 @@ def _occurrences(org: Org, plans: list[_Plan]) -> dict[str, list[dict[str, float
                 f"WHERE t0.token IN ({marks}){field_filter}"
             )
             params += list(shared) + field_params
-        for i, pieces in enumerate(plan.compiled.leaves):
-            if len(pieces) == 1 and pieces[0] in shared:
-                continue
-            sql, leaf_params = _leaf_sql(tokens, pieces)
-            parts.append(
-                f"SELECT {p} AS obj, {i} AS leaf, NULL, t0.record_id, t0.field FROM {sql}{field_filter}"
-            )
-            params += leaf_params + field_params
     counts = {plan.obj.name: [{} for _ in plan.compiled.leaves] for plan in plans}
     if not parts:
         return counts

@@ -56,6 +56,54 @@ always searched.
 LETTER = "L"
 DIGIT = "D"
 
+_IRREGULAR_PLURAL_ENDINGS = ("men", "ren", "ple")
+"""Words already plural (women, children, people): an ``s`` after them is not a plural ending."""
+
+
+_SIBILANT_ENDINGS = ("s", "x", "z", "ch", "sh")
+
+
+def word_forms(token: str) -> tuple[str, ...]:
+    """The index tokens a search word finds: itself and its regular singular and plural forms.
+
+    Salesforce search uses "tokenization, lemmatization, and stopword lists" (Salesforce Help,
+    "How Search Works for Knowledge Articles"), so ``refund`` finds "Refunds" and ``policies``
+    finds "Policy". This covers regular English noun plurals only (``-s``, ``-es``, ``-ies``;
+    no verb forms); where the singular is ambiguous (``shoes``: shoe or sho) both are tried,
+    and a form no record holds simply finds nothing. An ``s`` after an irregular plural is not
+    a plural ending: ``womens`` is not ``women``, so ``FIND {Womens Fitness Leggings}`` finds
+    no "Women's" product, as on the live CRMArena org (reference crmarena.md §5).
+    """
+    if len(token) < 3 or not token.isalpha():
+        return (token,)
+    if token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        if token[:-1].endswith(_IRREGULAR_PLURAL_ENDINGS):
+            return (token,)
+        if token.endswith("ies") and len(token) > 4:
+            singulars = [token[:-3] + "y", token[:-1]]
+        elif token.endswith("es") and token[:-2].endswith((*_SIBILANT_ENDINGS, "o")):
+            singulars = [token[:-2], token[:-1]]
+        else:
+            singulars = [token[:-1]]
+    else:
+        singulars = [token]
+    forms = [token]
+    for root in singulars:
+        forms += [form for form in (root, *_plurals(root)) if form not in forms and len(form) > 2]
+    return tuple(forms)
+
+
+def _plurals(root: str) -> tuple[str, ...]:
+    if root.endswith(_IRREGULAR_PLURAL_ENDINGS):
+        return ()
+    if root.endswith(_SIBILANT_ENDINGS):
+        return (root + "es",)
+    if root.endswith("o"):
+        return (root + "s", root + "es")
+    if root.endswith("y") and len(root) > 1 and root[-2] not in "aeiou":
+        return (root[:-1] + "ies",)
+    return (root + "s",)
+
 
 def char_class(ch: str) -> str | None:
     """``"L"`` for a letter or combining mark, ``"D"`` for a decimal digit, None for a separator."""
