@@ -1,11 +1,11 @@
 """Which records of an object match a search term, best first.
 
 Matching. Every leaf (word or phrase, :mod:`.terms`) becomes the set of its occurrences in
-the searched fields: a one-token leaf is a token lookup (``LIKE`` for wildcards), a
-several-token leaf a chain of self-joins on consecutive positions in one field. One DuckDB
-query per object fetches the occurrence counts of every leaf; the boolean tree and the
-ranking are evaluated here on those few rows (DuckDB's fixed cost per query stage is
-larger than the work).
+the searched fields: a one-token word is a lookup of its word forms (:func:`.text.word_forms`;
+exactly the token in double quotes; ``LIKE`` for wildcards), a several-token leaf a chain of
+self-joins on consecutive positions in one field. One DuckDB query for all searched objects
+fetches the occurrences of every leaf; the boolean chain and the ranking are evaluated here
+on those rows (DuckDB's fixed cost per query stage is larger than the work).
 
 Words without an operator between them. "In most cases if an operator isn't specified,
 AND is the default operator. When searching articles, documents, and solutions ... OR is

@@ -6,12 +6,12 @@ older editions of that page add that "words ... are delimited by spaces, punctua
 changes from letters to digits (and vice-versa)", and the Salesforce search blog ("Inside
 Search", 2012) says tokenization breaks text "at spaces, punctuation, and alphanumeric
 boundaries". So a token here is a maximal run of letters (with their combining marks) or a
-maximal run of decimal digits, lower-cased: ``Women's XR500`` -> ``women``, ``s``, ``xr``,
-``500``. A possessive ``'s`` (or ``’s``) ending a word is dropped, as Lucene's English
-possessive filter does (Salesforce search is Lucene-based): ``Women's`` is the token
-``women``. CRMArena observed on a live org that ``FIND {Womens Fitness Leggings}`` found
-nothing for products named "Women's ..." (reference crmarena.md §5): ``womens`` is not
-``women``, so plural forms are not normalised (no stemming or lemmatisation here).
+maximal run of decimal digits, lower-cased: ``Trail-Jacket XR500`` -> ``trail``, ``jacket``,
+``xr``, ``500``. A possessive ``'s`` (or ``’s``) ending a word is dropped, as Lucene's English
+possessive filter does: ``Women's`` is the token ``women``. A search word also finds its
+regular singular and plural forms (:func:`word_forms`), but ``womens`` is not a form of
+``women``: a live org answered ``FIND {Womens Fitness Leggings}`` with nothing for products
+named "Women's ..." (reference crmarena.md §5).
 
 Rich text (``htmlFormatted`` fields such as ``Knowledge__kav.FAQ_Answer__c``) is indexed
 without its tags and character entities (``&amp;``, ``&#39;``): they are markup, not words.
@@ -19,9 +19,10 @@ Apostrophe entities are decoded (``Women&#39;s`` reads as ``Women's``); any othe
 becomes a separator, which is what decoding gives for the punctuation entities such text
 holds; a letter entity such as ``&eacute;`` would split its word, an accepted simplification.
 
-Record text is tokenised inside DuckDB (:func:`token_list_sql`, RE2 classes ``\\p{L}\\p{M}``
-and ``\\p{Nd}``); search words are tokenised in Python by :func:`char_class`, which uses
-the same Unicode categories, so both sides agree.
+Record text is tokenised inside DuckDB for full builds (:func:`token_list_sql`, RE2 classes
+``\\p{L}\\p{M}`` and ``\\p{Nd}``) and in Python for single records and search words
+(:func:`tokens`, same Unicode categories, DuckDB's simple lower-casing); property tests
+check that both agree.
 """
 
 from __future__ import annotations
