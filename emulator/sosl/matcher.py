@@ -298,10 +298,14 @@ def _leaf_sql(tokens: str, pieces: tuple[str, ...]) -> tuple[str, list]:
 def _lengths(
     org: Org, obj: SObject, fields: tuple[str, ...] | None
 ) -> tuple[dict[str, int], int, float, int]:
-    """Tokens per record in the searched fields, how many records have any, their mean, their total (cached)."""
-    key = (obj.name, fields, generation(org, obj.name))
+    """Tokens per record in the searched fields, how many records have any, their mean, their total.
+
+    Cached per org until the object's index changes (only the current generation is kept).
+    """
+    key, current = (obj.name, fields), generation(org, obj.name)
     cache = org.cache.setdefault(LENGTHS_CACHE_KEY, {})
-    found = cache.get(key)
+    cached = cache.get(key)
+    found = cached[1] if cached is not None and cached[0] == current else None
     if found is None:
         docs = org.table_sql(docs_table(obj.name))
         where, params = "", []
@@ -310,5 +314,6 @@ def _lengths(
         rows = org.con.execute(f"SELECT record_id, sum(len)::INTEGER FROM {docs}{where} GROUP BY ALL", params)
         lengths = dict(rows.fetchall())
         n, total = len(lengths), sum(lengths.values())
-        found = cache[key] = (lengths, n, (total / n) if n else 0.0, total)
+        found = (lengths, n, (total / n) if n else 0.0, total)
+        cache[key] = (current, found)
     return found
