@@ -41,7 +41,18 @@ def install(con: duckdb.DuckDBPyConnection) -> None:
         f"CREATE OR REPLACE MACRO _sfid(head, n) AS head || '0' || {digits}"
         f" || _sfid_suffix({chunk1}) || _sfid_suffix({chunk2}) || _sfid_suffix({chunk3})"
     )
-    con.execute(f"CREATE OR REPLACE MACRO sfid(prefix, n) AS _sfid(prefix || '{EMULATOR_POD}', (n)::BIGINT)")
+    # Below 62**5 records the counter's first four digits are zeros (chunk 2 is all '0': suffix 'A'),
+    # so most Ids need five digits, not nine: about a third faster on big objects.
+    short_digits = " || ".join(f"substr('{BASE62}', {_digit(k)} + 1, 1)" for k in range(4, -1, -1))
+    con.execute(
+        f"CREATE OR REPLACE MACRO _sfid_short(head, n) AS head || '00000' || {short_digits}"
+        f" || _sfid_suffix({chunk1}) || 'A' || _sfid_suffix({chunk3})"
+    )
+    con.execute(
+        f"CREATE OR REPLACE MACRO sfid(prefix, n) AS CASE WHEN (n)::BIGINT < {62**5} "
+        f"THEN _sfid_short(prefix || '{EMULATOR_POD}', (n)::BIGINT) "
+        f"ELSE _sfid(prefix || '{EMULATOR_POD}', (n)::BIGINT) END"
+    )
     # sfid_valid: 18 characters whose suffix agrees with the first 15 (emulator.ids.normalize's rule,
     # without its case-insensitive reading of the suffix: stored Ids are canonical).
     upper = "(substr(s, {i}, 1) BETWEEN 'A' AND 'Z')::INTEGER"

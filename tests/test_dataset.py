@@ -56,7 +56,7 @@ def test_sql_ids_are_the_emulators_ids(tmp_path, schema):
     con = duckdb.connect()
     sqlids.install(con)
     for prefix in ("001", "a1M", "ka0", "01u"):
-        for n in (1, 61, 62, 3843, 3844, 238_327, 14_776_336, 56_800_235_583):
+        for n in (1, 61, 62, 3843, 3844, 238_327, 14_776_336, 916_132_831, 916_132_832, 56_800_235_583):
             made = con.execute("SELECT sfid(?, ?)", [prefix, n]).fetchone()[0]
             assert made == ids.make_id(prefix, n)
             assert con.execute("SELECT sfid_valid(?)", [made]).fetchone()[0]
