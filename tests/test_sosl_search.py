@@ -453,3 +453,41 @@ def test_through_simple_salesforce(org):
     assert [
         r["Id"] for r in sf.quick_search("anvil")["searchRecords"]
     ] == []  # products must be named in RETURNING
+
+
+PATH_QUERIES = [
+    "FIND {jacket} RETURNING Product2(Name)",
+    "FIND {jackets OR leggings} RETURNING Product2(Name)",
+    'FIND {"trail jack*"} RETURNING Product2(Name)',
+    "FIND {sm?th OR sm*e} RETURNING Contact(LastName)",
+    "FIND {acme AND NOT partner} IN ALL FIELDS RETURNING Account(Name), Contact(Name)",
+    "FIND {3365551234} IN PHONE FIELDS RETURNING Account(Name)",
+    "FIND {joe.smith@acme.com} IN EMAIL FIELDS RETURNING Contact(Name)",
+    "FIND {how long does shipping take for acme orders} RETURNING Knowledge__kav(Title)",
+    "FIND {refund}",
+]
+
+
+@pytest.mark.parametrize("path", ["duckdb, one scan per object", "duckdb, one lookup per word"])
+def test_duckdb_lookups_answer_as_the_in_memory_postings_do(org, monkeypatch, path):
+    """Large indexes are matched in DuckDB, small ones in memory (emulator/sosl/postings.py): same answers."""
+    from emulator.sosl import matcher, postings
+
+    expected = [sosl.search(org, q) for q in PATH_QUERIES]
+    monkeypatch.setattr(postings, "MAX_TOKENS", 0)
+    monkeypatch.setattr(matcher, "SHARED_SCAN_BELOW", 10**9 if "scan" in path else 0)
+    assert [sosl.search(org, q) for q in PATH_QUERIES] == expected
+
+
+def test_forks_share_the_in_memory_postings_until_they_write(org):
+    from emulator.sosl import index, postings
+
+    sosl.search(org, "FIND {jacket} RETURNING Product2")
+    fork = org.fork()
+    sosl.search(fork, "FIND {jacket} RETURNING Product2")
+    parent_copy = postings.postings_of(org, org.schema.get("Product2"), 10)
+    assert postings.postings_of(fork, fork.schema.get("Product2"), 10) is parent_copy
+    fork.insert("Product2", {"Name": "Fork Jacket"})
+    assert index.version(fork, "Product2") != index.version(org, "Product2")
+    assert "Fork Jacket" in names(fork, "FIND {jacket} RETURNING Product2(Name)")
+    assert "Fork Jacket" not in names(org, "FIND {jacket} RETURNING Product2(Name)")

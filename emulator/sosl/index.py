@@ -8,7 +8,10 @@ Per indexed object (see :mod:`.fields`) two tables:
   the table for a lookup;
 - ``_sf_search_docs_<Object>(record_id, field, len)``: tokens per field, for ranking.
 
-and one ``_sf_search_meta(object, fingerprint)`` table.
+and one ``_sf_search_meta(object, fingerprint, version)`` table; ``version`` is a random
+name given to each state of an object's token table (new on every build and every write),
+so a copy of the tokens held in memory can be shared by every org reading that same state
+(a template and its forks; :mod:`.postings`).
 
 Life cycle. :func:`ensure_index` builds the index on an org's first search and registers
 :func:`on_change` in ``org.listeners``; from then on every insert, update, delete and
@@ -25,6 +28,7 @@ Deleted records (``IsDeleted``) are not in the index.
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -48,6 +52,7 @@ if TYPE_CHECKING:
 
 CACHE_KEY = "sosl.index"
 GENERATION_KEY = "sosl.generation"
+VERSIONS_KEY = "sosl.versions"
 META_TABLE = "_sf_search_meta"
 TOKENS_PREFIX = "_sf_search_tokens_"
 DOCS_PREFIX = "_sf_search_docs_"
@@ -111,6 +116,8 @@ def on_change(org: Org, object_name: str, record_ids: list[str], kind: str) -> N
         _unindex(org, obj, record_ids)
     if kind in ("insert", "update", "undelete"):
         _index(org, obj, record_ids)
+    org.before_write(META_TABLE)
+    org.con.execute(f"UPDATE {META_TABLE} SET version = ? WHERE object = ?", [uuid.uuid4().hex, object_name])
 
 
 def build_objects(org: Org, objects: list[SObject]) -> None:
@@ -122,7 +129,9 @@ def build_objects(org: Org, objects: list[SObject]) -> None:
     for obj in objects:
         _bump(org, obj.name)
     with org.transaction():
-        ddl = [f"CREATE TABLE IF NOT EXISTS {META_TABLE} (object VARCHAR, fingerprint HUGEINT)"]
+        ddl = [
+            f"CREATE TABLE IF NOT EXISTS {META_TABLE} (object VARCHAR, fingerprint HUGEINT, version VARCHAR)"
+        ]
         for obj in objects:
             for table, columns in (
                 (tokens_table(obj.name), "record_id VARCHAR, field VARCHAR, pos INTEGER, token VARCHAR"),
@@ -149,7 +158,8 @@ def build_objects(org: Org, objects: list[SObject]) -> None:
         org.con.execute(
             f"INSERT INTO {META_TABLE} "
             + " UNION ALL ".join(
-                f"SELECT {_sql_string(o.name)}, ({_fingerprint_sql(org, o)})" for o in objects
+                f"SELECT {_sql_string(o.name)}, ({_fingerprint_sql(org, o)}), {_sql_string(uuid.uuid4().hex)}"
+                for o in objects
             )
         )
 
@@ -163,6 +173,22 @@ def _fill(org: Org, obj: SObject) -> None:
     org.con.execute(f"INSERT INTO {quote(tokens)} SELECT * FROM ({rows}) ORDER BY token, record_id")
     org.con.execute(f"INSERT INTO {quote(docs)} {_docs_sql(STAGE_TABLE)}")
     org.con.execute(f"DROP TABLE {STAGE_TABLE}")  # a failed build rolls back with the transaction
+
+
+def version(org: Org, object_name: str) -> str | None:
+    """The name of the current state of an object's token table (cached per org until it changes)."""
+    versions = org.cache.setdefault(VERSIONS_KEY, {})
+    current = generation(org, object_name)
+    cached = versions.get(object_name)
+    if cached is None or cached[0] != current:
+        try:
+            row = org.con.execute(
+                f"SELECT version FROM {org.table_sql(META_TABLE)} WHERE object = ?", [object_name]
+            ).fetchone()
+        except duckdb.Error:  # an index built before versions existed: no shared copies
+            row = None
+        cached = versions[object_name] = (current, row[0] if row else None)
+    return cached[1]
 
 
 def generation(org: Org, object_name: str) -> int:

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from emulator.sosl.fields import group_fields, is_article, name_fields
 from emulator.sosl.index import docs_table, generation, tokens_table
+from emulator.sosl.postings import leaf_occurrences, postings_of
 from emulator.sosl.terms import Leaf, Term
 from emulator.sosl.text import word_forms
 from metadata.model import SObject
@@ -218,16 +219,23 @@ def _lookup(pieces: tuple[str, ...], quoted: bool) -> tuple[str, ...] | None:
 def _occurrences(org: Org, plans: list[_Plan]) -> dict[str, list[dict[str, float]]]:
     """Per object, per leaf: record Id -> weighted number of occurrences (name fields count three times).
 
-    One query, a UNION ALL of lookups. On an object with a large index (several DuckDB row
+    Objects with a small index are matched on their in-memory postings (:mod:`.postings`).
+    The others share one query, a UNION ALL of lookups. On an object with a large index (several DuckDB row
     groups), each plain leaf is its own lookup, bounded by the range of its word forms so that
     the token-sorted table's zone maps narrow it to a row group; on a small one, where every
     lookup scans the same single row group, the plain leaves share one ``token IN (...)`` scan.
     Wildcard and phrase leaves are lookups of their own. Rows come back raw and are counted
     here (cheaper than a GROUP BY stage).
     """
+    counts = {plan.obj.name: [{} for _ in plan.compiled.leaves] for plan in plans}
     parts, params = [], []
     by_token: list[dict[str, list[int]]] = []
     for p, plan in enumerate(plans):
+        by_token.append({})
+        postings = postings_of(org, plan.obj, plan.n_tokens)
+        if postings is not None:
+            _count_in_memory(postings, plan, counts[plan.obj.name])
+            continue
         tokens = org.table_sql(tokens_table(plan.obj.name))
         field_filter, field_params = "", list(plan.fields or ())
         if plan.fields is not None:
@@ -251,7 +259,7 @@ def _occurrences(org: Org, plans: list[_Plan]) -> dict[str, list[dict[str, float
                     f"SELECT {p} AS obj, {i} AS leaf, NULL, t0.record_id, t0.field FROM {sql}{field_filter}"
                 )
                 params += leaf_params + field_params
-        by_token.append(shared)
+        by_token[p] = shared
         if shared:
             marks = ", ".join("?" * len(shared))
             parts.append(
@@ -259,7 +267,6 @@ def _occurrences(org: Org, plans: list[_Plan]) -> dict[str, list[dict[str, float
                 f"WHERE t0.token IN ({marks}){field_filter}"
             )
             params += list(shared) + field_params
-    counts = {plan.obj.name: [{} for _ in plan.compiled.leaves] for plan in plans}
     if not parts:
         return counts
     names = [name_fields(plan.obj) for plan in plans]
@@ -270,6 +277,16 @@ def _occurrences(org: Org, plans: list[_Plan]) -> dict[str, list[dict[str, float
             per_leaf = per_object[p][i]
             per_leaf[record_id] = per_leaf.get(record_id, 0.0) + weight
     return counts
+
+
+def _count_in_memory(postings, plan: _Plan, counts: list[dict[str, float]]) -> None:
+    names = name_fields(plan.obj)
+    for i, pieces in enumerate(plan.compiled.leaves):
+        per_leaf = counts[i]
+        for record_id, field, _ in leaf_occurrences(postings, pieces, plan.compiled.lookups[i], plan.fields):
+            per_leaf[record_id] = per_leaf.get(record_id, 0.0) + (
+                NAME_FIELD_WEIGHT if field in names else 1.0
+            )
 
 
 def _leaf_sql(tokens: str, pieces: tuple[str, ...]) -> tuple[str, list]:
