@@ -170,7 +170,7 @@ def _fill(org: Org, obj: SObject) -> None:
     org.con.execute(f"CREATE OR REPLACE TEMP TABLE {STAGE_TABLE} AS {_stage_sql(org, obj)}")
     phones = _phone_sql(org, obj)
     rows = _tokens_sql(STAGE_TABLE) + (f" UNION ALL {phones}" if phones else "")
-    org.con.execute(f"INSERT INTO {quote(tokens)} SELECT * FROM ({rows}) ORDER BY token, record_id")
+    org.con.execute(f"INSERT INTO {quote(tokens)} SELECT * FROM ({rows}) ORDER BY token")
     org.con.execute(f"INSERT INTO {quote(docs)} {_docs_sql(STAGE_TABLE)}")
     org.con.execute(f"DROP TABLE {STAGE_TABLE}")  # a failed build rolls back with the transaction
 

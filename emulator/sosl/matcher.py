@@ -29,12 +29,14 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from emulator.sosl.fields import group_fields, is_article, name_fields
-from emulator.sosl.index import docs_table, generation, tokens_table
+from emulator.sosl.index import docs_table, generation, tokens_table, version
 from emulator.sosl.postings import leaf_occurrences, postings_of
 from emulator.sosl.terms import Leaf, Term
 from emulator.sosl.text import word_forms
@@ -317,12 +319,19 @@ def _lengths(
 ) -> tuple[dict[str, int], int, float, int]:
     """Tokens per record in the searched fields, how many records have any, their mean, their total.
 
-    Cached per org until the object's index changes (only the current generation is kept).
+    A pure function of the index's state: shared, like the postings, by every org reading the
+    same version of the object's index (a template and its forks); per org otherwise.
     """
-    key, current = (obj.name, fields), generation(org, obj.name)
-    cache = org.cache.setdefault(LENGTHS_CACHE_KEY, {})
-    cached = cache.get(key)
-    found = cached[1] if cached is not None and cached[0] == current else None
+    name = version(org, obj.name)
+    if name is not None:
+        key: tuple = (name, fields)
+        cache = _shared_lengths
+    else:
+        key = (obj.name, fields, generation(org, obj.name))
+        cache = org.cache.setdefault(LENGTHS_CACHE_KEY, {})
+        if len(cache) > MAX_SHARED_LENGTHS:
+            cache.clear()
+    found = cache.get(key)
     if found is None:
         docs = org.table_sql(docs_table(obj.name))
         where, params = "", []
@@ -332,5 +341,14 @@ def _lengths(
         lengths = dict(rows.fetchall())
         n, total = len(lengths), sum(lengths.values())
         found = (lengths, n, (total / n) if n else 0.0, total)
-        cache[key] = (current, found)
+        with _shared_lock:
+            cache[key] = found
+            if cache is _shared_lengths:
+                while len(cache) > MAX_SHARED_LENGTHS:
+                    cache.popitem(last=False)
     return found
+
+
+_shared_lengths: OrderedDict = OrderedDict()
+_shared_lock = threading.Lock()
+MAX_SHARED_LENGTHS = 256
