@@ -1,9 +1,7 @@
 """Capture describe documents from a live org: the engine of ``crmarena-sf metadata pull``.
 
-Credentials come only from the environment or a ``.env`` file (the environment wins):
-``SALESFORCE_USERNAME``, ``SALESFORCE_PASSWORD``, ``SALESFORCE_SECURITY_TOKEN`` and, for a
-sandbox, ``SALESFORCE_DOMAIN=test``; or ``SALESFORCE_INSTANCE_URL`` with
-``SALESFORCE_SESSION_ID`` (an access token). They are never printed. Each object's describe
+The caller logs in (the CLI uses ``crmarena_sf.connect(backend="salesforce")``, which reads the
+credentials from the environment or ``.env`` and never prints them). Each object's describe
 (``GET /services/data/vXX.X/sobjects/<Object>/describe`` through simple-salesforce) is written as
 ``<Object>.json`` in the format :func:`metadata.read_describes` reads, so
 ``load_schema(extra_dirs=(DIR,))`` extends the schema with a user's own objects. Nothing reaches
@@ -16,20 +14,15 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 
 import requests
 from simple_salesforce import Salesforce
-from simple_salesforce.exceptions import SalesforceAuthenticationFailed, SalesforceError
+from simple_salesforce.exceptions import SalesforceError
 from tqdm import tqdm
 
 from metadata.build import render
-from metadata.spec import API_VERSION
-
-PASSWORD_VARS = ("SALESFORCE_USERNAME", "SALESFORCE_PASSWORD", "SALESFORCE_SECURITY_TOKEN")
-SESSION_VARS = ("SALESFORCE_INSTANCE_URL", "SALESFORCE_SESSION_ID")
-DOMAIN_VAR = "SALESFORCE_DOMAIN"
 
 CRMARENA_OBJECTS = (
     "User",
@@ -54,75 +47,6 @@ CRMARENA_OBJECTS = (
 
 class PullError(Exception):
     """A failure the user can fix (refused login, unknown object ...); one line, no secrets."""
-
-
-class MissingCredentials(PullError):
-    """No usable set of credential variables in the environment or .env."""
-
-
-def read_env_file(path: Path | str = ".env") -> dict[str, str]:
-    """``KEY=VALUE`` pairs of a dotenv file (comments, blank lines, ``export`` and quotes allowed); {} if absent."""
-    path = Path(path)
-    if not path.is_file():
-        return {}
-    values = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, value = line.split("=", 1)
-        key = key.strip().removeprefix("export ").strip()
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        values[key] = value
-    return values
-
-
-def credentials(env: Mapping[str, str] | None = None, env_file: Path | str = ".env") -> dict[str, str]:
-    """The keyword arguments of ``simple_salesforce.Salesforce`` for the configured org.
-
-    Raises PullError naming the missing variables (never their values) when neither a session
-    (instance URL + session id) nor a password login (username, password, security token) is set.
-    """
-    settings = {**read_env_file(env_file), **(os.environ if env is None else env)}
-    value = {name: settings.get(name, "").strip() for name in (*PASSWORD_VARS, *SESSION_VARS, DOMAIN_VAR)}
-    if value["SALESFORCE_INSTANCE_URL"] and value["SALESFORCE_SESSION_ID"]:
-        return {
-            "instance_url": value["SALESFORCE_INSTANCE_URL"],
-            "session_id": value["SALESFORCE_SESSION_ID"],
-        }
-    missing = [name for name in PASSWORD_VARS if not value[name]]
-    if missing:
-        raise MissingCredentials(
-            "missing Salesforce credentials: set "
-            + ", ".join(missing)
-            + " (or SALESFORCE_INSTANCE_URL and SALESFORCE_SESSION_ID) in the environment or .env"
-        )
-    kwargs = {
-        "username": value["SALESFORCE_USERNAME"],
-        "password": value["SALESFORCE_PASSWORD"],
-        "security_token": value["SALESFORCE_SECURITY_TOKEN"],
-    }
-    if value[DOMAIN_VAR]:
-        kwargs["domain"] = value[DOMAIN_VAR]
-    return kwargs
-
-
-def connect(
-    env: Mapping[str, str] | None = None,
-    env_file: Path | str = ".env",
-    session: requests.Session | None = None,
-) -> Salesforce:
-    """A logged-in ``simple_salesforce.Salesforce`` for the org the environment names; PullError if login fails."""
-    kwargs = credentials(env, env_file)
-    try:
-        return Salesforce(**kwargs, version=API_VERSION, session=session)
-    except SalesforceAuthenticationFailed as exc:
-        code = f"{exc.code}: " if exc.code else ""
-        raise PullError(f"Salesforce login failed: {code}{_one_line(exc.auth_message)}") from None
-    except requests.RequestException as exc:
-        raise PullError(f"cannot reach Salesforce: {type(exc).__name__}") from None
 
 
 def describe(sf: Salesforce, object_name: str) -> dict:

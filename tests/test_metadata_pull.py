@@ -11,7 +11,7 @@ import responses
 from crmarena_sf.cli.main import main
 from metadata import DESCRIBE_DIR, load_schema, read_describes
 from metadata.build import build_describes
-from metadata.pull import CRMARENA_OBJECTS, credentials, read_env_file
+from metadata.pull import CRMARENA_OBJECTS
 from metadata.spec import API_VERSION, field, sobject
 
 INSTANCE = "https://acme.my.salesforce.com"
@@ -188,25 +188,21 @@ def test_sandbox_domain_logs_in_at_test_salesforce_com(env, tmp_path):
         assert mock.calls[0].request.url.startswith("https://test.salesforce.com/")
 
 
-def test_credentials_come_from_dotenv_and_the_environment_wins(monkeypatch, tmp_path):
+def test_credentials_come_from_dotenv_and_the_environment_wins(monkeypatch, tmp_path, org):
     for name in ENV_VARS:
         monkeypatch.delenv(name, raising=False)
-    dotenv = tmp_path / ".env"
-    dotenv.write_text(
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text(
         "# org\nexport SALESFORCE_USERNAME='file@acme.example'\nSALESFORCE_PASSWORD=\"pw\"\n"
-        "SALESFORCE_SECURITY_TOKEN=tok\n\nSALESFORCE_DOMAIN=test\n",
+        "SALESFORCE_SECURITY_TOKEN=tok\n\n",
         encoding="utf-8",
     )
-    assert read_env_file(dotenv)["SALESFORCE_USERNAME"] == "file@acme.example"
     monkeypatch.setenv("SALESFORCE_PASSWORD", "from-env")
-    kwargs = credentials(env_file=dotenv)
-    assert kwargs == {
-        "username": "file@acme.example",
-        "password": "from-env",
-        "security_token": "tok",
-        "domain": "test",
-    }
-    assert read_env_file(tmp_path / "absent.env") == {}
+    assert main(["metadata", "pull", "--out", str(tmp_path / "o"), "--objects", "Case", "--quiet"]) == 0
+    login = org.calls[0].request.body
+    login = login.decode() if isinstance(login, bytes) else login
+    assert "<n1:username>file@acme.example</n1:username>" in login
+    assert "<n1:password>from-envtok</n1:password>" in login
 
 
 def test_metadata_without_action_prints_usage(capsys):

@@ -1,6 +1,6 @@
 """``crmarena-sf metadata pull --out DIR [--objects A,B,...]``: capture describes from a live org.
 
-Credentials come from the environment or ``.env`` (see :mod:`metadata.pull`). The directory
+Credentials come from the environment or ``.env`` (see :func:`crmarena_sf.connect.connect`). The directory
 then extends the schema: ``metadata.load_schema(extra_dirs=(DIR,))``.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from crmarena_sf.cli.errors import EXIT_FAILED, EXIT_USAGE, CliError
+from crmarena_sf.cli.errors import EXIT_FAILED, EXIT_USAGE, CliError, client_call
 from metadata import pull
 
 
@@ -44,11 +44,14 @@ def run_pull(args: argparse.Namespace) -> int:
         objects = tuple(name.strip() for name in args.objects.split(",") if name.strip())
         if not objects:
             raise CliError("--objects names no object")
+    from crmarena_sf.connect import MissingCredentials, connect
+
     try:
-        sf = pull.connect()
-        written = pull.pull(sf, args.out, objects, progress=not args.quiet)
-    except pull.MissingCredentials as exc:
+        sf = client_call(lambda: connect(backend="salesforce"))
+    except MissingCredentials as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
+    try:
+        written = pull.pull(sf, args.out, objects, progress=not args.quiet)
     except pull.PullError as exc:
         raise CliError(str(exc), EXIT_FAILED) from None
     print(f"wrote {len(written)} describe documents to {args.out}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from crmarena_sf.cli.errors import EXIT_FAILED, CliError
+from crmarena_sf.cli.errors import CliError, client_call
 from crmarena_sf.orgs import ORG_HELP
 
 MAX_CELL = 60
@@ -42,7 +42,7 @@ def _common(parser) -> None:
 
 def run_query(args) -> int:
     sf = _connect(args)
-    result = _call(lambda: _query_every_page(sf, args.soql, args.include_deleted))
+    result = client_call(lambda: _query_every_page(sf, args.soql, args.include_deleted))
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return 0
@@ -65,7 +65,7 @@ def _query_every_page(sf, soql: str, include_deleted: bool) -> dict[str, Any]:
 
 def run_search(args) -> int:
     sf = _connect(args)
-    result = _call(lambda: sf.search(args.sosl)) or {"searchRecords": []}
+    result = client_call(lambda: sf.search(args.sosl)) or {"searchRecords": []}
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return 0
@@ -82,33 +82,10 @@ def _connect(args):
 
     try:
         if args.backend == "salesforce":
-            return _call(lambda: connect(backend="salesforce"))
+            return client_call(lambda: connect(backend="salesforce"))
         return connect(args.org)
     except (OrgNotFound, MissingCredentials) as exc:
         raise CliError(str(exc)) from None
-
-
-def _call(func):
-    """Run a client call, turning simple-salesforce's exceptions into the CLI's one-line errors."""
-    import requests
-    from simple_salesforce.exceptions import SalesforceAuthenticationFailed, SalesforceError
-
-    from emulator.errors import SalesforceError as EmulatorError
-
-    try:
-        return func()
-    except SalesforceAuthenticationFailed as exc:
-        raise CliError(
-            f"login failed: {exc.code}: {getattr(exc, 'auth_message', exc)}", EXIT_FAILED
-        ) from None
-    except SalesforceError as exc:
-        content = exc.content
-        if isinstance(content, list) and content and isinstance(content[0], dict):
-            first = content[0]
-            raise EmulatorError(first.get("errorCode", "UNKNOWN"), first.get("message", "")) from None
-        raise CliError(f"HTTP {exc.status}: {content}", EXIT_FAILED) from None
-    except requests.RequestException as exc:
-        raise CliError(f"cannot reach Salesforce: {exc}", EXIT_FAILED) from None
 
 
 def flatten(record: dict[str, Any], prefix: str = "") -> dict[str, Any]:

@@ -45,3 +45,28 @@ def run(func: Callable[[Any], int | None], args: Any) -> int:
     except KeyboardInterrupt:
         print("crmarena-sf: interrupted", file=sys.stderr)
         return 130
+
+
+def client_call(func: Callable[[], Any]) -> Any:
+    """Run a simple-salesforce call, turning its exceptions into the CLI's one-line errors.
+
+    A refused login or unreachable org is a CliError (exit 1, no secrets in the message); an
+    API error body becomes the SalesforceError it carries, printed as ``CODE: message``.
+    """
+    import requests
+    from simple_salesforce.exceptions import SalesforceAuthenticationFailed
+    from simple_salesforce.exceptions import SalesforceError as ClientError
+
+    try:
+        return func()
+    except SalesforceAuthenticationFailed as exc:
+        message = " ".join(str(getattr(exc, "auth_message", exc)).split())
+        raise CliError(f"login failed: {exc.code}: {message}", EXIT_FAILED) from None
+    except ClientError as exc:
+        content = exc.content
+        if isinstance(content, list) and content and isinstance(content[0], dict):
+            first = content[0]
+            raise SalesforceError(first.get("errorCode", "UNKNOWN"), first.get("message", "")) from None
+        raise CliError(f"HTTP {exc.status}: {content}", EXIT_FAILED) from None
+    except requests.RequestException as exc:
+        raise CliError(f"cannot reach Salesforce: {type(exc).__name__}", EXIT_FAILED) from None
