@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import shutil
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from loaders.fill import fill_expression
 from metadata.model import Schema
 
 MANIFEST = "manifest.json"
-STAGING_MEMORY = "1GB"
+STAGING_MEMORY = "512MB"
 """DuckDB memory for staging a dataset; larger orgs spill to disk beside the dataset (bounded memory)."""
 FORMAT = "crmarena-sf-dataset"
 FORMAT_VERSION = 1
@@ -82,6 +83,8 @@ class DatasetWriter:
         self.skipped_fields: dict[str, list[str]] = {}
         self.skipped_objects: list[str] = []
         self._staged: set[str] = set()
+        self._pool: ThreadPoolExecutor | None = None
+        self._pending: list[tuple[str, Future]] = []
         staging = str(self.tmp / "_staging.duckdb") if on_disk else ":memory:"
         self.con = duckdb.connect(staging)
         self.con.execute("SET preserve_insertion_order = true")
@@ -116,7 +119,8 @@ class DatasetWriter:
             self._staged.add(table)
 
     def files(self) -> dict[str, Path]:
-        """The Parquet file written so far for each object."""
+        """The Parquet file of each object written so far (after the background writes finish)."""
+        self.wait()
         return {name: self.tmp / f"{name}.parquet" for name in self.counts}
 
     def is_staged(self, table: str) -> bool:
@@ -128,11 +132,16 @@ class DatasetWriter:
         self.con.execute(f"DROP TABLE IF EXISTS {quote(table)}")
         self._staged.discard(table)
 
-    def write_object(self, object_name: str, select_sql: str, params: list | None = None) -> int:
-        """Write ``object_name``'s Parquet file from ``select_sql`` (rows in its order); returns the row count.
+    def write_object(
+        self, object_name: str, select_sql: str, params: list | None = None, *, background: bool = False
+    ) -> None:
+        """Write ``object_name``'s Parquet file from ``select_sql``, rows in its order.
 
         Result columns the object's describe lacks are dropped (and reported in the manifest);
-        the rest are cast to the org's column types and written in describe order.
+        the rest are cast to the org's column types and written in describe order. With
+        ``background`` the file is written by a worker thread while the caller goes on (DuckDB
+        works without the GIL); the staged tables the SELECT reads must not change afterwards.
+        :meth:`wait` (called by :meth:`files` and :meth:`commit`) collects the results.
         """
         obj = self.schema.get(object_name)
         if obj is None:
@@ -151,16 +160,28 @@ class DatasetWriter:
                 # Checkbox fields always have a value in an org: write the default the org would.
                 columns.append(f"CAST({fill_expression(obj, f, set(present))} AS BOOLEAN) AS {quote(f.name)}")
         path = self.tmp / f"{obj.name}.parquet"
-        (count,) = self.con.execute(
+        copy = (
             f"COPY (SELECT {', '.join(columns)} FROM ({select_sql}) AS src) TO {_sql_string(str(path))} "
-            "(FORMAT parquet, COMPRESSION zstd)",
-            params or [],
-        ).fetchone()
-        self.counts[obj.name] = count
-        return count
+            "(FORMAT parquet, COMPRESSION zstd)"
+        )
+        if not background:
+            self.counts[obj.name] = self.con.execute(copy, params or []).fetchone()[0]
+            return
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dataset-writer")
+        cursor = self.con.cursor()  # a DuckDB connection is not shared between threads; a cursor is its own
+        self._pending.append((obj.name, self._pool.submit(_run_copy, cursor, copy, params or [])))
+
+    def wait(self) -> None:
+        """Finish the background writes (re-raising the first failure)."""
+        pending, self._pending = self._pending, []
+        for name, future in pending:
+            self.counts[name] = future.result()
 
     def commit(self, manifest: dict[str, Any]) -> Path:
         """Write ``manifest.json`` (plus counts and files) and move the directory to its final name."""
+        self.wait()
+        self._shutdown()
         self.con.close()
         for leftover in ("_staging.duckdb", "_staging.duckdb.wal"):
             with contextlib.suppress(FileNotFoundError):
@@ -187,9 +208,27 @@ class DatasetWriter:
 
     def abort(self) -> None:
         """Remove everything written so far."""
+        for _, future in self._pending:
+            future.cancel()
+            with contextlib.suppress(BaseException):
+                future.result()
+        self._pending = []
+        self._shutdown()
         with contextlib.suppress(Exception):
             self.con.close()
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def _shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+
+def _run_copy(cursor: duckdb.DuckDBPyConnection, copy: str, params: list) -> int:
+    try:
+        return cursor.execute(copy, params).fetchone()[0]
+    finally:
+        cursor.close()
 
 
 def _temporary_sibling(out: Path) -> Path:

@@ -63,12 +63,12 @@ class Context:
     def stage(self, table: str, columns: dict[str, tuple[str, list]]) -> None:
         self.writer.stage(table, columns)
 
-    def write(self, object_name: str, select_sql: str, params: list | None = None) -> int:
-        """Write ``object_name`` from ``select_sql`` unless the schema lacks the object."""
+    def write(self, object_name: str, select_sql: str, params: list | None = None) -> None:
+        """Write ``object_name`` from ``select_sql`` (in the background) unless the schema lacks the object."""
         if not self.writer.has_object(object_name):
             self.writer.skipped_objects.append(object_name)
-            return 0
-        return self.writer.write_object(object_name, select_sql, params)
+            return
+        self.writer.write_object(object_name, select_sql, params, background=True)
 
     def sql_id(self, object_name: str, column: str) -> str:
         """SQL computing the Id of ``object_name`` from a record-number column."""
