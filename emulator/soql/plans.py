@@ -96,12 +96,15 @@ def plan_for(
 ) -> Plan:
     """The compiled plan of ``text`` for ``org`` now (cached); raises SoqlError."""
     ctx = context(org)
-    key = (org.schema, text, include_deleted, api_version, restrict_ids, ctx)
+    read_through = org.read_through
+    key = (org.schema, text, include_deleted, api_version, restrict_ids, ctx, read_through)
     cached = _plans.get(key)
     if cached is None:
         bound = bound_query(org.schema, text)
         try:
-            cached = compile_plan(bound, ctx, org.schema, api_version, include_deleted, restrict_ids)
+            cached = compile_plan(
+                bound, ctx, org.schema, api_version, include_deleted, restrict_ids, read_through
+            )
         except SoqlError as exc:
             cached = exc
         except RecursionError:

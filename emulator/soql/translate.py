@@ -88,13 +88,17 @@ def compile_plan(
     api_version: str,
     include_deleted: bool,
     restrict_ids: bool = False,
+    read_through: tuple[tuple[str, str], ...] = (),
 ) -> Plan:
     """The plan of a bound query for one context (its day, time zone and fiscal year).
 
     With ``restrict_ids`` the plan takes one parameter, a list of Ids, and keeps only those
     records (SOSL's RETURNING clauses run this way over the Ids a search matched).
+    ``read_through`` (``Org.read_through``) names the tables a fork reads from another
+    catalog; they are qualified with it so DuckDB reads the table itself, not the fork's view.
     """
     translator = _Translator(ctx, schema, f"/services/data/v{api_version}/sobjects/", include_deleted)
+    translator.catalogs = dict(read_through)
     if restrict_ids and not bound.count_only and not bound.aggregate:
         return translator.records_plan(bound, restrict=True)
     return translator.plan(bound)
@@ -106,6 +110,21 @@ class _Translator:
         self.schema = schema
         self.url_prefix = url_prefix
         self.include_deleted = include_deleted
+        self.catalogs: dict[str, str] = {}
+
+    def render(self, select: exp.Select) -> str:
+        """DuckDB SQL for ``select``, tables a fork reads through qualified with their owner's catalog."""
+        if self.catalogs:
+            catalogs = self.catalogs
+
+            def qualify(node: exp.Expression) -> exp.Expression:
+                if isinstance(node, exp.Table) and node.name in catalogs:
+                    node.set("db", exp.to_identifier("main"))
+                    node.set("catalog", exp.to_identifier(catalogs[node.name], quoted=True))
+                return node
+
+            select = select.transform(qualify)
+        return select.sql(dialect="duckdb")
 
     # ------------------------------------------------------------------ operands
     def field_sql(self, path: FieldPath) -> Typed:
@@ -214,7 +233,7 @@ class _Translator:
         select = exp.Select(expressions=[exp.Count(this=exp.Star())]).from_(
             exp.Subquery(this=inner), copy=False
         )
-        return Plan(select.sql(dialect="duckdb"), "count", lambda row: None)
+        return Plan(self.render(select), "count", lambda row: None)
 
     def aggregate_plan(self, bound: BoundQuery) -> Plan:
         columns = _Columns()
@@ -235,7 +254,7 @@ class _Translator:
         if bound.having is not None:
             select = select.having(self.condition(bound.having), copy=False)
         select = self.finish(select, bound, self.order(bound))
-        return Plan(select.sql(dialect="duckdb"), "aggregate", aggregate_builder(entries))
+        return Plan(self.render(select), "aggregate", aggregate_builder(entries))
 
     def records_plan(
         self, bound: BoundQuery, parent_key: exp.Expression | None = None, restrict: bool = False
@@ -257,7 +276,7 @@ class _Translator:
             select = self.finish(select, bound, ordered)
         type_name = bound.obj.name
         build = record_builder(type_name, id_index, self.url_prefix, entries)
-        return Plan(select.sql(dialect="duckdb"), "records", build, children, parent_key_index)
+        return Plan(self.render(select), "records", build, children, parent_key_index)
 
     def per_parent(
         self, select: exp.Select, bound: BoundQuery, parent_key: exp.Expression, ordered: list[exp.Ordered]

@@ -78,6 +78,7 @@ class Org:
         self._closed = False
         self._materialized_in_tx: list[tuple[str, Org]] = []
         self.layout_version = 0
+        self._read_through_cache: tuple[int, tuple[tuple[str, str], ...]] | None = None
         """Bumped whenever a table moves (copy-on-write): SQL built with :meth:`table_sql` is stale after a bump."""
         """Tables this org copied inside the open transaction: a rollback turns them back into views."""
 
@@ -282,6 +283,20 @@ class Org:
         if owner is None:
             return quote(table)
         return f"{quote(owner.catalog)}.main.{quote(table)}"
+
+    @property
+    def read_through(self) -> tuple[tuple[str, str], ...]:
+        """``(table, catalog)`` for each table this fork still reads from another org, sorted.
+
+        Query compilers qualify those tables with the catalog (reading a fork's view costs DuckDB
+        a re-bind of every column on every query) and key their caches on this value, which
+        sibling forks of one template share until they write.
+        """
+        cached = self._read_through_cache
+        if cached is None or cached[0] != self.layout_version:
+            value = tuple(sorted((table, owner.catalog) for table, owner in self._source.items()))
+            cached = self._read_through_cache = (self.layout_version, value)
+        return cached[1]
 
     def before_write(self, table: str) -> None:
         """Make ``table`` private to this org before writing it (copy-on-write between forks)."""
