@@ -10,13 +10,16 @@ from loaders import default_org
 from loaders.generate import GENERATOR_VERSION
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("CRMARENA_SF_CACHE", str(tmp_path / "cache"))
-    # The mechanics are the same for every profile; `tiny` keeps the test fast.
-    monkeypatch.setattr(default_org, "PROFILE", "tiny")
-    monkeypatch.setattr(default_org, "_template", None)
-    return tmp_path / "cache"
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    """One cache directory for the module (tests run in file order: the stale-dataset test comes last)."""
+    root = tmp_path_factory.mktemp("cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CRMARENA_SF_CACHE", str(root))
+        # The mechanics are the same for every profile; `tiny` keeps the test fast.
+        patch.setattr(default_org, "PROFILE", "tiny")
+        patch.setattr(default_org, "_template", None)
+        yield root
 
 
 def test_cache_root_follows_the_environment(monkeypatch, tmp_path):
@@ -38,16 +41,6 @@ def test_first_use_generates_then_reuses_the_dataset(cache):
     assert (path / "manifest.json").stat().st_mtime_ns == stamp
 
 
-def test_a_dataset_made_against_other_metadata_is_regenerated(cache):
-    path = default_org.default_dataset_dir(progress=False)
-    manifest = json.loads((path / "manifest.json").read_text())
-    manifest["schema_version"] = "0000000000000000"
-    (path / "manifest.json").write_text(json.dumps(manifest))
-    assert default_org.default_dataset_dir(progress=False) == path
-    assert json.loads((path / "manifest.json").read_text())["schema_version"] != "0000000000000000"
-    assert [p.name for p in (cache / "datasets").iterdir() if not p.name.startswith(".lock")] == [path.name]
-
-
 def test_each_call_gets_a_private_fork(cache):
     first = default_org.crmarena_org(progress=False)
     second = default_org.crmarena_org(progress=False)
@@ -58,3 +51,13 @@ def test_each_call_gets_a_private_fork(cache):
     assert second.count("Case") == cases
     first.close()
     second.close()
+
+
+def test_a_dataset_made_against_other_metadata_is_regenerated(cache):
+    path = default_org.default_dataset_dir(progress=False)
+    manifest = json.loads((path / "manifest.json").read_text())
+    manifest["schema_version"] = "0000000000000000"
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    assert default_org.default_dataset_dir(progress=False) == path
+    assert json.loads((path / "manifest.json").read_text())["schema_version"] != "0000000000000000"
+    assert [p.name for p in (cache / "datasets").iterdir() if not p.name.startswith(".lock")] == [path.name]
