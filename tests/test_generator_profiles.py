@@ -14,7 +14,9 @@ def test_full_is_the_original_org_and_history_adds_up():
     sizing = resolve("full")
     assert sizing.counts == FULL
     # 977 creations + 1,088 assignments (977 first + 111 transfers) + 918 closings (crmarena.md §1)
-    assert sizing.counts["CaseHistory__c"] == 977 + (977 + sizing.transfers) + (977 - sizing.open_cases) == 2983
+    assert (
+        sizing.counts["CaseHistory__c"] == 977 + (977 + sizing.transfers) + (977 - sizing.open_cases) == 2983
+    )
 
 
 def test_scale_multiplies_everything_but_reference_data():
@@ -42,7 +44,9 @@ def test_dev_org_fits_a_developer_edition_orgs_5_mb_with_room_to_spare(tmp_path)
 
 
 def test_cli_generate_writes_and_reports(tmp_path, capsys):
-    assert main(["generate", "--profile", "tiny", "--seed", "2", "--out", str(tmp_path / "ds"), "--quiet"]) == 0
+    assert (
+        main(["generate", "--profile", "tiny", "--seed", "2", "--out", str(tmp_path / "ds"), "--quiet"]) == 0
+    )
     assert "records of 19 objects to" in capsys.readouterr().out
     assert Dataset(tmp_path / "ds").manifest["seed"] == 2
 
