@@ -3,8 +3,13 @@
 The dataset lives in ``$CRMARENA_SF_CACHE/datasets/<generator version>-full-0/`` (default cache
 root: ``$XDG_CACHE_HOME/crmarena-sf``, else ``~/.cache/crmarena-sf``). A cached dataset made
 against other metadata (its manifest's schema version differs from the installed describes)
-or by other generator code (its fingerprint differs) is regenerated. Each process loads it once into a template org; :func:`crmarena_org` returns a
-copy-on-write fork of the template, so every caller gets a private org in milliseconds.
+or by other generator code (its fingerprint differs) is regenerated.
+
+Beside it, ``<generator version>-full-0.duckdb`` holds the loaded org with its search index
+built, made once from the dataset (atomically). Each process attaches that file read-only
+(any number of processes may) as a template; :func:`crmarena_org` returns a copy-on-write fork
+of the template, so every caller gets a private org in milliseconds and nothing is reloaded
+or re-indexed per process.
 """
 
 from __future__ import annotations
@@ -57,12 +62,47 @@ def default_dataset_dir(progress: bool = True) -> Path:
     return path
 
 
+def default_org_file(progress: bool = True) -> Path:
+    """The default org as an org file (loaded and search-indexed), built from the dataset if missing or stale."""
+    dataset_dir = default_dataset_dir(progress)
+    path = dataset_dir.with_name(dataset_dir.name + ".duckdb")
+    stamp = dataset_dir.with_name(dataset_dir.name + ".duckdb.source")
+    source = (
+        Dataset(dataset_dir).manifest.get("generator_fingerprint", "")
+        + ":"
+        + str(schema_version(load_schema(), Dataset(dataset_dir).objects))
+    )
+    if path.is_file() and stamp.is_file() and stamp.read_text(encoding="utf-8") == source:
+        return path
+    with _exclusive(dataset_dir.parent / ".lock"):
+        if path.is_file() and stamp.is_file() and stamp.read_text(encoding="utf-8") == source:
+            return path
+        staging = path.with_name(f".{path.name}.{os.getpid()}")
+        staging.unlink(missing_ok=True)
+        try:
+            org = load_dataset(dataset_dir, Org.new(path=staging), progress=progress)
+            from emulator.sosl import ensure_index
+
+            ensure_index(org)
+            org.close()
+            os.replace(staging, path)
+            stamp.write_text(source, encoding="utf-8")
+        finally:
+            staging.unlink(missing_ok=True)
+            staging.with_name(staging.name + ".wal").unlink(missing_ok=True)
+    return path
+
+
 def crmarena_org(*, progress: bool = True) -> Org:
     """A private copy of the default CRMArena org (built and cached on first use)."""
     global _template
     with _template_lock:
         if _template is None:
-            _template = load_dataset(default_dataset_dir(progress), progress=progress)
+            from emulator.sosl import ensure_index
+
+            template = Org.open(default_org_file(progress), read_only=True)
+            ensure_index(template)  # checks the stored index once; forks inherit it
+            _template = template
         return _template.fork()
 
 

@@ -53,6 +53,24 @@ def test_each_call_gets_a_private_fork(cache):
     second.close()
 
 
+def test_the_loaded_and_indexed_org_is_kept_as_a_read_only_file(cache, monkeypatch):
+    from emulator.sosl import search
+
+    path = default_org.default_org_file(progress=False)
+    assert path.name == f"{GENERATOR_VERSION}-tiny-0.duckdb"
+    built = path.stat().st_mtime_ns
+    monkeypatch.setattr(default_org, "_template", None)  # as a new process would
+    org = default_org.crmarena_org(progress=False)
+    assert path.stat().st_mtime_ns == built  # reused, not rebuilt, and never written
+    product = org.con.execute(f'SELECT "Name" FROM {org.table_sql("Product2")} LIMIT 1').fetchone()[0]
+    word = max(product.replace("'", " ").split(), key=len)
+    found = search(org, f"FIND {{{word}}} RETURNING Product2(Name)")["searchRecords"]
+    assert any(r["Name"] == product for r in found)
+    (path.parent / (path.name + ".source")).write_text("other generator", encoding="utf-8")
+    default_org.default_org_file(progress=False)
+    assert path.stat().st_mtime_ns != built  # a stale org file is rebuilt
+
+
 def test_a_dataset_made_against_other_metadata_is_regenerated(cache):
     path = default_org.default_dataset_dir(progress=False)
     manifest = json.loads((path / "manifest.json").read_text())
@@ -60,4 +78,5 @@ def test_a_dataset_made_against_other_metadata_is_regenerated(cache):
     (path / "manifest.json").write_text(json.dumps(manifest))
     assert default_org.default_dataset_dir(progress=False) == path
     assert json.loads((path / "manifest.json").read_text())["schema_version"] != "0000000000000000"
-    assert [p.name for p in (cache / "datasets").iterdir() if not p.name.startswith(".lock")] == [path.name]
+    datasets = [p.name for p in (cache / "datasets").iterdir() if p.is_dir()]
+    assert datasets == [path.name]  # the stale copy is gone (the org file beside it is rebuilt on use)

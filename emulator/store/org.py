@@ -154,19 +154,31 @@ class Org:
 
     @classmethod
     def open(cls, path: str | Path, *, clock: OrgClock | None = None, read_only: bool = False) -> Org:
-        """Reopen an org file written by :meth:`new` (with ``path``) or :meth:`save`."""
+        """Reopen an org file written by :meth:`new` (with ``path``) or :meth:`save`.
+
+        ``read_only`` attaches the file read-only to an in-memory database: any number of
+        processes may do so at once, the file never changes, and forks (which live in memory)
+        still work, so a read-only org is a template to fork from.
+        """
         path = Path(path)
         if not path.is_file():
             raise FileNotFoundError(f"no org file at {path}")
         try:
-            connection = duckdb.connect(str(path), read_only=read_only)
-            rows = dict(connection.execute(f"SELECT key, value FROM {META_TABLE}").fetchall())
+            if read_only:
+                connection = duckdb.connect(":memory:")
+                catalog = f"readonly_{next(_fork_numbers)}"
+                connection.execute(f"ATTACH {_sql_string(str(path))} AS {quote(catalog)} (READ_ONLY)")
+            else:
+                connection = duckdb.connect(str(path))
+                catalog = connection.execute("SELECT current_database()").fetchone()[0]
+            rows = dict(
+                connection.execute(f"SELECT key, value FROM {quote(catalog)}.main.{META_TABLE}").fetchall()
+            )
         except duckdb.Error as exc:
             raise ValueError(f"{path} is not a crmarena-sf org file: {exc}") from None
         profile = rows.get("profile", "crmarena")
         extra = tuple(json.loads(rows.get("extra_describe_dirs", "[]")))
         schema = load_schema(profile, extra)
-        catalog = connection.execute("SELECT current_database()").fetchone()[0]
         org = cls(connection, catalog, schema, profile, clock, rows.get("timezone", "UTC"), str(path))
         org.refresh_counters()
         return org
