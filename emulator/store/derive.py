@@ -24,6 +24,7 @@ PERSON_ACCOUNT_RECORD_TYPE = "PersonAccount"
 AUTONUMBER_FORMATS: dict[tuple[str, str], tuple[int, int]] = {
     ("Case", "CaseNumber"): (8, 1000),
     ("Order", "OrderNumber"): (8, 100),
+    ("OrderItem", "OrderItemNumber"): (10, 1),
     ("Knowledge__kav", "ArticleNumber"): (9, 1000),
     ("Contract", "ContractNumber"): (8, 100),
 }
