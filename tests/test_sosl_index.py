@@ -26,11 +26,7 @@ def org():
 
 
 def index_tables(org: Org) -> set[str]:
-    rows = org.con.execute(
-        "SELECT table_name FROM information_schema.tables WHERE table_catalog = ? AND starts_with(table_name, '_sf_search')",
-        [org.catalog],
-    ).fetchall()
-    return {r[0] for r in rows}
+    return {name for name in org.table_names() if name.startswith("_sf_search")}
 
 
 def test_an_org_without_searches_has_no_index_and_writes_ignore_it():

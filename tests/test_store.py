@@ -337,3 +337,28 @@ def test_junction_id_lists_hold_several_ids(org):
         "EmailMessage", {"ParentId": case, "Subject": "hi", "Status": "3", "ToIds": [org.user_id]}
     )
     assert org.get("EmailMessage", message)["ToIds"] == [org.user_id]
+
+
+def test_a_grandchild_keeps_its_view_when_the_fork_between_writes_or_closes(org):
+    """Forks read their ancestors' tables through DuckDB's search path; a copy made in between must not shadow them."""
+    account_id = org.insert("Account", {"Name": "Root"})
+    child = org.fork()
+    grandchild = child.fork()
+    child.update("Account", account_id, {"Name": "Child"})  # the child copies Account, nearer on the path
+    assert grandchild.get("Account", account_id)["Name"] == "Root"
+    assert grandchild.count("Account") == 1
+    child.insert("Contact", {"LastName": "Only in child"})
+    child.close()
+    assert grandchild.get("Account", account_id)["Name"] == "Root"
+    assert grandchild.count("Contact") == 0
+    grandchild.insert("Account", {"Name": "Grandchild"})
+    assert org.count("Account") == 1 and grandchild.count("Account") == 2
+
+
+def test_forks_are_cheap_whatever_the_tables(org):
+    fork = org.fork()
+    assert fork.has_table("Account") and "Account" in fork.table_names()
+    own = fork.con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_catalog = ?", [fork.catalog]
+    ).fetchone()[0]
+    assert own == 0  # nothing is copied (or even declared) until a write

@@ -303,12 +303,7 @@ def _phone_sql(org: Org, obj: SObject) -> str | None:
 # ---------------------------------------------------------------------------- state and freshness
 def _discover(org: Org) -> IndexState:
     """The objects whose token tables exist in this org's catalog (a fork sees its parent's)."""
-    rows = org.con.execute(
-        "SELECT table_name FROM information_schema.tables WHERE table_catalog = ? AND table_schema = 'main' "
-        "AND starts_with(table_name, ?)",
-        [org.catalog, TOKENS_PREFIX],
-    ).fetchall()
-    names = {r[0][len(TOKENS_PREFIX) :] for r in rows}
+    names = {name[len(TOKENS_PREFIX) :] for name in org.table_names() if name.startswith(TOKENS_PREFIX)}
     return IndexState({name for name in names if org.schema.get(name) is not None})
 
 

@@ -2,8 +2,9 @@
 
 Life cycle: :meth:`Org.new` makes a brand-new org (schema plus what a new Salesforce org
 contains), :meth:`Org.open` reopens an org file, :meth:`Org.fork` makes a private copy
-that costs milliseconds whatever the org's size: a fork starts with views onto its
-parent's tables and copies a table only when either side first writes to it
+that costs about a millisecond whatever the org's size: a fork is an empty in-memory
+catalog whose DuckDB search path continues into its parent's, so it reads the parent's
+tables in place, and a table is copied only when either side first writes to it
 (copy-on-write per table). Record operations live in :mod:`emulator.store.dml`; this
 module owns the connection, the transaction and who reads whose tables.
 """
@@ -72,15 +73,19 @@ class Org:
         self._counters: dict[str, int] = {}
         self._autonumbers: dict[tuple[str, str], int] = {}
         self._source: dict[str, Org] = {}
-        """table -> the org whose physical table this org's view reads (copy-on-write)."""
+        """table -> the org whose physical table this fork reads through its search path (copy-on-write)."""
         self._readers: dict[str, weakref.WeakSet[Org]] = {}
-        """table -> orgs whose views read this org's physical table."""
+        """table -> forks that read this org's physical table."""
         self._closed = False
+        self._parent: Org | None = None
+        self._children: weakref.WeakSet[Org] = weakref.WeakSet()
+        self._path = [catalog]
+        """Catalogs DuckDB searches for an unqualified table: this org's, then its ancestors'."""
         self._materialized_in_tx: list[tuple[str, Org]] = []
         self.layout_version = 0
         self._read_through_cache: tuple[int, tuple[tuple[str, str], ...]] | None = None
         """Bumped whenever a table moves (copy-on-write): SQL built with :meth:`table_sql` is stale after a bump."""
-        """Tables this org copied inside the open transaction: a rollback turns them back into views."""
+        """Tables this org copied inside the open transaction: a rollback makes them read through again."""
 
     # ------------------------------------------------------------------ life cycle
     @classmethod
@@ -192,7 +197,7 @@ class Org:
         with self.lock:
             self.con.execute(f"ATTACH {_sql_string(str(path))} AS {quote(alias)}")
             try:
-                for table in self._table_names():
+                for table in self.table_names():
                     self.con.execute(
                         f"CREATE TABLE {quote(alias)}.{quote(table)} AS SELECT * FROM {quote(table)}"
                     )
@@ -213,15 +218,14 @@ class Org:
             child._counters = dict(self._counters)
             child._autonumbers = dict(self._autonumbers)
             child.listeners = list(self.listeners)  # listeners take the org as argument: they serve forks too
-            child.con.execute("BEGIN")
-            for table in self._table_names():
+            for table in self.table_names():
                 owner = self._source.get(table, self)
-                child.con.execute(
-                    f"CREATE VIEW {quote(table)} AS SELECT * FROM {quote(owner.catalog)}.main.{quote(table)}"
-                )
                 child._source[table] = owner
                 owner._readers.setdefault(table, weakref.WeakSet()).add(child)
-            child.con.execute("COMMIT")
+            child._parent = self  # the child's search path goes through this org's catalog
+            child._path = [catalog, *self._path]
+            child._set_search_path()
+            self._children.add(child)
             weakref.finalize(child, _detach, self._root, catalog)
             return child
 
@@ -233,6 +237,10 @@ class Org:
             for table, readers in list(self._readers.items()):
                 for reader in list(readers):
                     reader._materialize(table)
+            for child in list(self._children):
+                for table in [t for t, owner in child._source.items() if owner is not self]:
+                    child._materialize(table)  # it may resolve through this catalog no more
+                child._drop_from_path(self.catalog)
             self._closed = True
             for table, owner in self._source.items():
                 owner._readers.get(table, weakref.WeakSet()).discard(self)
@@ -276,7 +284,7 @@ class Org:
                 self._depth -= 1
                 if outermost:
                     self.con.execute("ROLLBACK")
-                    self._restore_views_after_rollback()
+                    self._read_through_again_after_rollback()
                 raise
             else:
                 self._depth -= 1
@@ -287,9 +295,9 @@ class Org:
     def table_sql(self, table: str) -> str:
         """The SQL name to *read* ``table`` from: the physical table, even while this fork shares its parent's.
 
-        A fork's views cost DuckDB a re-bind of every column on each query (~1.5 ms for a 100-column
-        object); reading the owner's table directly costs nothing. Cache SQL built from this name
-        together with :attr:`layout_version`.
+        An unqualified name works too (the search path finds it); a qualified one spares DuckDB
+        the lookup and says exactly which copy is read. Cache SQL built from this name together
+        with :attr:`layout_version`.
         """
         owner = self._source.get(table)
         if owner is None:
@@ -300,9 +308,8 @@ class Org:
     def read_through(self) -> tuple[tuple[str, str], ...]:
         """``(table, catalog)`` for each table this fork still reads from another org, sorted.
 
-        Query compilers qualify those tables with the catalog (reading a fork's view costs DuckDB
-        a re-bind of every column on every query) and key their caches on this value, which
-        sibling forks of one template share until they write.
+        Query compilers qualify those tables with the catalog and key their caches on this
+        value, which sibling forks of one template share until they write.
         """
         cached = self._read_through_cache
         if cached is None or cached[0] != self.layout_version:
@@ -324,22 +331,33 @@ class Org:
         if owner is None:
             return
         with self.lock:
+            # Once this org holds its own copy, descendants that still read an ancestor's table
+            # would find this copy first on their search path: give them theirs before it changes.
+            for child in list(self._children):
+                child._materialize(table)
             source = f"{quote(owner.catalog)}.main.{quote(table)}"
             if self._depth:
                 # DuckDB writes one attached database per transaction; this one already is ours.
-                self.con.execute(f"DROP VIEW {quote(table)}")
                 self.con.execute(f"CREATE TABLE {quote(table)} AS SELECT * FROM {source}")
                 self._materialized_in_tx.append((table, owner))
             else:
-                self.con.execute("BEGIN")
-                self.con.execute(f"DROP VIEW {quote(table)}")
-                self.con.execute(f"CREATE TABLE {quote(table)} AS SELECT * FROM {source}")
-                self.con.execute("COMMIT")
+                self.con.execute(f"BEGIN; CREATE TABLE {quote(table)} AS SELECT * FROM {source}; COMMIT")
             del self._source[table]
             owner._readers.get(table, weakref.WeakSet()).discard(self)
             self.layout_version += 1
 
-    def _restore_views_after_rollback(self) -> None:
+    def _set_search_path(self) -> None:
+        path = ",".join(f"{catalog}.main" for catalog in self._path)
+        self.con.execute(f"SET search_path = {_sql_string(path)}")
+
+    def _drop_from_path(self, catalog: str) -> None:
+        for child in list(self._children):
+            child._drop_from_path(catalog)
+        if catalog in self._path:
+            self._path.remove(catalog)
+            self._set_search_path()
+
+    def _read_through_again_after_rollback(self) -> None:
         """A rollback undid the copies made inside the transaction: read the owner's tables again."""
         for table, owner in self._materialized_in_tx:
             self.layout_version += 1
@@ -347,12 +365,17 @@ class Org:
             owner._readers.setdefault(table, weakref.WeakSet()).add(self)
         self._materialized_in_tx.clear()
 
-    def _table_names(self) -> list[str]:
+    def table_names(self) -> list[str]:
+        """Every table this org reads: its own and those a fork still shares with its parent, sorted."""
         rows = self.con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_catalog = ? AND table_schema = 'main' ORDER BY table_name",
+            "SELECT table_name FROM information_schema.tables WHERE table_catalog = ? AND table_schema = 'main'",
             [self.catalog],
         ).fetchall()
-        return [r[0] for r in rows]
+        return sorted({r[0] for r in rows} | set(self._source))
+
+    def has_table(self, table: str) -> bool:
+        """True when ``table`` exists for this org (its own, or shared with its parent)."""
+        return table in self._source or table in self.table_names()
 
     # ------------------------------------------------------------------ ids
     def new_id(self, obj: SObject) -> str:
