@@ -58,9 +58,7 @@ def test_plain_requests_like_curl(server):
 def test_requests_without_the_session_get_401(server):
     response = requests.get(f"{server.instance_url}/services/data/v62.0/sobjects")
     assert response.status_code == 401
-    assert response.json() == [
-        {"message": "Session expired or invalid", "errorCode": "INVALID_SESSION_ID"}
-    ]
+    assert response.json() == [{"message": "Session expired or invalid", "errorCode": "INVALID_SESSION_ID"}]
 
 
 def test_simple_salesforce_with_instance_url_and_session_id(server):
