@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from emulator import ids
 from emulator.errors import SalesforceError
 from emulator.rest.bulk_csv import NULL_MARKER
-from emulator.rest.sobjects import find_by_external_id
+from emulator.rest.sobjects import find_by_external_id, upsert_one
 from metadata.model import SObject
 
 if TYPE_CHECKING:
@@ -101,17 +101,7 @@ def _apply(call: Call, obj: SObject, operation: str, external_id: str | None, va
         raise SalesforceError(
             "REQUIRED_FIELD_MISSING", f"Required fields are missing: [{external_id}]", [external_id or ""]
         )
-    matches = find_by_external_id(call, obj, key, value)
-    if len(matches) > 1:
-        raise SalesforceError(
-            "DUPLICATE_EXTERNAL_ID",
-            f"{key.label}: more than one record found for external id field: [{', '.join(matches)}]",
-            [key.name],
-        )
-    if matches:
-        org.update(obj.name, matches[0], {k: v for k, v in values.items() if k not in ("Id", key.name)})
-        return matches[0], False
-    return org.insert(obj.name, {k: v for k, v in values.items() if k != "Id"}), True
+    return upsert_one(call, obj, key, value, values)
 
 
 def _values(call: Call, obj: SObject, header: list[str], row: list[str]) -> dict[str, Any]:

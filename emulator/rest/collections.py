@@ -16,7 +16,7 @@ from emulator import ids
 from emulator.errors import SalesforceError
 from emulator.rest.messages import Response, json_response
 from emulator.rest.routing import Call, Route
-from emulator.rest.sobjects import external_id_field, find_by_external_id, render_record
+from emulator.rest.sobjects import external_id_field, render_record, upsert_one
 
 MAX_RECORDS = 200
 
@@ -195,18 +195,8 @@ def upsert(call: Call, name: str, field: str) -> Response:
             raise SalesforceError(
                 "REQUIRED_FIELD_MISSING", f"Required fields are missing: [{key.name}]", [key.name]
             )
-        matches = find_by_external_id(call, obj, key, value)
-        if len(matches) > 1:
-            raise SalesforceError(
-                "DUPLICATE_EXTERNAL_ID",
-                f"{key.label}: more than one record found for external id field: [{', '.join(matches)}]",
-                [key.name],
-            )
-        if matches:
-            changes = {k: v for k, v in values.items() if k.lower() not in ("id", key.name.lower())}
-            call.org.update(obj.name, matches[0], changes)
-            return _success(matches[0], created=False)
-        return _success(call.org.insert(obj.name, values), created=True)
+        record_id, created = upsert_one(call, obj, key, value, values)
+        return _success(record_id, created=created)
 
     return json_response(200, _run(call, len(records), all_or_none, one))
 

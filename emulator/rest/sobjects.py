@@ -193,6 +193,26 @@ def matches_ignoring_case(field: Field) -> bool:
     return not field.caseSensitive
 
 
+def upsert_one(call: Call, obj: SObject, key: Field, value: Any, values: dict[str, Any]) -> tuple[str, bool]:
+    """Update the one live record whose ``key`` is ``value`` with ``values``, or create one; (Id, created).
+
+    Several matches are DUPLICATE_EXTERNAL_ID, as collections and Bulk API upserts report them
+    (the single-record resource answers 300 instead and does not come here).
+    """
+    matches = find_by_external_id(call, obj, key, value)
+    if len(matches) > 1:
+        raise SalesforceError(
+            "DUPLICATE_EXTERNAL_ID",
+            f"{key.label}: more than one record found for external id field: [{', '.join(matches)}]",
+            [key.name],
+        )
+    if matches:
+        changes = {k: v for k, v in values.items() if k.lower() not in ("id", key.name.lower())}
+        call.org.update(obj.name, matches[0], changes)
+        return matches[0], False
+    return call.org.insert(obj.name, {k: v for k, v in values.items() if k.lower() != "id"}), True
+
+
 def find_by_external_id(call: Call, obj: SObject, field: Field, value: Any) -> list[str]:
     """Ids of live records whose ``field`` equals ``value`` (see :func:`matches_ignoring_case`)."""
     if field.name == "Id":
