@@ -161,6 +161,29 @@ class SObject(BaseModel):
         """Fields kept as columns: every field but compound address/location fields."""
         return [f for f in self.fields if not f.is_compound]
 
+    def compound_components(self, name: str) -> dict[str, str]:
+        """The parts of an address/location field: REST key -> component field, in REST order.
+
+        ``BillingAddress`` -> ``{"city": "BillingCity", "country": "BillingCountry", ...}``;
+        the keys are the component names without the compound's prefix, lower camel case.
+        """
+        cached = self._compounds.get(name)
+        if cached is None:
+            prefix = name[: -len("Address")] if name.endswith("Address") else name
+            found = {}
+            for component in self.fields:
+                if component.compoundFieldName == name:
+                    suffix = (
+                        component.name[len(prefix) :] if component.name.startswith(prefix) else component.name
+                    )
+                    found[suffix[:1].lower() + suffix[1:]] = component.name
+            cached = self._compounds[name] = dict(sorted(found.items()))
+        return cached
+
+    @cached_property
+    def _compounds(self) -> dict[str, dict[str, str]]:
+        return {}
+
     @cached_property
     def required_fields(self) -> list[Field]:
         """Fields an insert must name."""

@@ -362,3 +362,19 @@ def test_forks_are_cheap_whatever_the_tables(org):
         "SELECT count(*) FROM information_schema.tables WHERE table_catalog = ?", [fork.catalog]
     ).fetchone()[0]
     assert own == 0  # nothing is copied (or even declared) until a write
+
+
+def test_a_record_carries_its_addresses_as_rest_compounds(org):
+    account = org.insert("Account", {"Name": "Acme", "BillingCity": "Atlanta", "BillingState": "GA"})
+    record = org.get("Account", account)
+    assert record["BillingAddress"] == {
+        "city": "Atlanta",
+        "country": None,
+        "geocodeAccuracy": None,
+        "latitude": None,
+        "longitude": None,
+        "postalCode": None,
+        "state": "GA",
+        "street": None,
+    }
+    assert record["ShippingAddress"] is None  # no component set

@@ -62,21 +62,9 @@ def converted(index: int, convert: Callable[[Any], Any] | None) -> int | ValueOf
     return lambda row: convert(row[index])
 
 
-_ADDRESS_KEYS = (
-    "city",
-    "country",
-    "geocodeAccuracy",
-    "latitude",
-    "longitude",
-    "postalCode",
-    "state",
-    "street",
-)
-
-
 def address_value(indexes: dict[str, int]) -> ValueOf:
     """An address/location compound field from its components (null when all are null)."""
-    items = [(k, indexes[k]) for k in _ADDRESS_KEYS if k in indexes]
+    items = list(indexes.items())
 
     def value(row: tuple) -> dict | None:
         parts = {k: row[i] for k, i in items}

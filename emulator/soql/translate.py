@@ -350,17 +350,10 @@ class _Translator:
         f = item.resolved.field
         node = item.resolved.node
         if f.is_compound:
-            prefix = f.name[: -len("Address")] if f.name.endswith("Address") else f.name
-            indexes = {}
-            for component in node.obj.fields:
-                if component.compoundFieldName == f.name:
-                    suffix = (
-                        component.name[len(prefix) :] if component.name.startswith(prefix) else component.name
-                    )
-                    key = suffix[:1].lower() + suffix[1:]
-                    indexes[key] = columns.add(
-                        wire_value(column(node.targets[0][1], component.name), component.type)
-                    )
+            indexes = {
+                key: columns.add(wire_value(column(node.targets[0][1], name), node.obj.field(name).type))
+                for key, name in node.obj.compound_components(f.name).items()
+            }
             return (item.key, address_value(indexes))
         value = item.resolved.expression
         if item.function == "TOLABEL":

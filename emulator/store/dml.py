@@ -375,24 +375,9 @@ def get(
 
 
 def compound_value(obj: SObject, field: Field, row: dict[str, Any]) -> dict[str, Any] | None:
-    """An address or location field as REST returns it, built from its component fields."""
-    parts = {f.name: row.get(f.name) for f in obj.fields if f.compoundFieldName == field.name}
-    if not any(v is not None for v in parts.values()):
-        return None
-    prefix = field.name[: -len("Address")] if field.name.endswith("Address") else field.name
-    out = {}
-    for key in (
-        "city",
-        "country",
-        "geocodeAccuracy",
-        "latitude",
-        "longitude",
-        "postalCode",
-        "state",
-        "street",
-    ):
-        out[key] = parts.get(prefix + key[0].upper() + key[1:])
-    return out
+    """An address or location field as REST returns it, built from its component fields (null when all are)."""
+    parts = {key: row.get(component) for key, component in obj.compound_components(field.name).items()}
+    return parts if any(v is not None for v in parts.values()) else None
 
 
 # ---------------------------------------------------------------------------- update / delete
