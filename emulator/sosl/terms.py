@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from emulator.sosl.errors import mismatched_character
-from emulator.sosl.text import APOSTROPHES, LETTER, STOP_WORDS, char_class, lower
+from emulator.sosl.text import STOP_WORDS, tokens
 
 RESERVED_IN_BRACES = frozenset("&|!{[]^~:'+-")
 """Reserved characters that are an error unescaped inside braces (``"()*?`` are term syntax)."""
@@ -303,31 +303,8 @@ def _append(items: list[Step], step: Step) -> None:
 
 def _leaf(chars: Chars, quoted: bool) -> Leaf | None:
     """The token patterns of a word or phrase (rules of :func:`.text.tokens`); None without letters or digits."""
-    pieces: list[str] = []
-    current: list[str] = []
-    kind = None
-    i, n = 0, len(chars)
-    while i < n:
-        ch, escaped = chars[i]
-        if not escaped and ch in "*?":
-            if current:
-                current.append(ch)
-            i += 1
-            continue
-        cls = char_class(ch)
-        if current and cls != kind:
-            pieces.append(lower("".join(current)))
-            current = []
-            if kind == LETTER and ch in APOSTROPHES and i + 1 < n and chars[i + 1][0] in "sS":
-                kind = None  # a possessive 's is not a token
-                i += 2
-                continue
-        kind = cls
-        if cls is not None:
-            current.append(ch)
-        i += 1
-    if current:
-        pieces.append(lower("".join(current)))
+    text = "".join(ch for ch, _ in chars)
+    pieces = tokens(text, lambda i: not chars[i][1] and chars[i][0] in "*?")
     if not pieces:
         return None
     return Leaf(tuple(pieces), quoted=quoted)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 TOKEN_PATTERN = r"[\p{L}\p{M}]+(?:['’]s)?|\p{Nd}+"
 """RE2 pattern of one token in lower-cased text: letters (with combining marks, and a
@@ -133,11 +134,13 @@ def lower(text: str) -> str:
     return "".join("i" if ch == "\u0130" else ch.lower() for ch in text)
 
 
-def tokens(text: str) -> list[str]:
+def tokens(text: str, wildcard_at: Callable[[int], bool] | None = None) -> list[str]:
     """The search tokens of ``text`` (lower-cased letter runs and digit runs, in order).
 
     A letter run followed by an apostrophe and ``s`` loses them: ``Women's`` is ``women``
-    (Lucene's English possessive rule; see the module docstring).
+    (Lucene's English possessive rule; see the module docstring). ``wildcard_at(i)`` marks
+    positions of a search term holding an unescaped ``*`` or ``?``: kept inside the token
+    being read (a wildcard starting a token is dropped, as the search ignores it there).
     """
     out: list[str] = []
     current: list[str] = []
@@ -145,6 +148,11 @@ def tokens(text: str) -> list[str]:
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
+        if wildcard_at is not None and wildcard_at(i):
+            if current:
+                current.append(ch)
+            i += 1
+            continue
         cls = char_class(ch)
         if current and cls != kind:
             out.append(lower("".join(current)))
