@@ -94,17 +94,9 @@ class MockSalesforce:
         return wrapper
 
     def _answer(self, prepared) -> tuple[int, dict[str, str], bytes]:
-        from emulator.rest.adapter import body_bytes
-        from emulator.rest.messages import Request
+        from emulator.rest.adapter import answer as routed
 
-        request = Request.from_url(
-            prepared.method,
-            prepared.url,
-            headers=dict(prepared.headers),
-            body=body_bytes(prepared.body),
-            instance_url=self.instance_url,
-        )
-        answer = self.router.handle(request)
+        answer = routed(self.router, prepared, self.instance_url)
         return answer.status, dict(answer.headers), answer.body
 
 

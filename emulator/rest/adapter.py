@@ -47,6 +47,18 @@ def body_bytes(body: object) -> bytes:
     return b"".join(chunk.encode("utf-8") if isinstance(chunk, str) else chunk for chunk in body)  # type: ignore[union-attr]
 
 
+def answer(router: Router, prepared: requests.PreparedRequest, instance_url: str):
+    """The router's answer to a ``requests`` prepared request (shared by this adapter and the responses mock)."""
+    emulated = Request.from_url(
+        prepared.method,
+        prepared.url,
+        headers=dict(prepared.headers),
+        body=body_bytes(prepared.body),
+        instance_url=instance_url,
+    )
+    return router.handle(emulated)
+
+
 class EmulatorAdapter(BaseAdapter):
     """Answers requests with ``router``; ``instance_url`` is what logins through it point clients at."""
 
@@ -57,21 +69,14 @@ class EmulatorAdapter(BaseAdapter):
 
     def send(self, request, stream=False, timeout=None, verify=True, cert=None, proxies=None):  # noqa: D401
         """Answer ``request`` (a ``requests.PreparedRequest``) with a ``requests.Response``."""
-        emulated = Request.from_url(
-            request.method,
-            request.url,
-            headers=dict(request.headers),
-            body=body_bytes(request.body),
-            instance_url=self.instance_url,
-        )
-        answer = self.router.handle(emulated)
+        reply = answer(self.router, request, self.instance_url)
         response = requests.Response()
-        response.status_code = answer.status
-        response.reason = _REASONS.get(answer.status, "")
-        response.headers = CaseInsensitiveDict(answer.headers)
-        response._content = answer.body
+        response.status_code = reply.status
+        response.reason = _REASONS.get(reply.status, "")
+        response.headers = CaseInsensitiveDict(reply.headers)
+        response._content = reply.body
         response._content_consumed = True
-        response.raw = io.BytesIO(answer.body)
+        response.raw = io.BytesIO(reply.body)
         response.encoding = "utf-8"
         response.url = request.url
         response.request = request
