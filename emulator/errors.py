@@ -51,3 +51,12 @@ class SalesforceError(Exception):
 def not_found() -> SalesforceError:
     """404 for a record or resource that does not exist (REST API error codes page)."""
     return SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404)
+
+
+def no_such_column(name: str, entity: str) -> str:
+    """The INVALID_FIELD text for a field an object lacks, as queries and ``?fields=`` word it."""
+    return (
+        f"No such column '{name}' on entity '{entity}'. If you are attempting to use a custom field, "
+        "be sure to append the '__c' after the custom field name. Please reference your WSDL or the "
+        "describe call for the appropriate names."
+    )

@@ -16,6 +16,7 @@ from emulator import ids
 from emulator.errors import SalesforceError
 from emulator.rest.bulk_csv import NULL_MARKER
 from emulator.rest.sobjects import find_by_external_id, upsert_one
+from emulator.store.dml import no_such_field, required_missing
 from metadata.model import SObject
 
 if TYPE_CHECKING:
@@ -97,10 +98,8 @@ def _apply(call: Call, obj: SObject, operation: str, external_id: str | None, va
         return canonical, False
     key = obj.field(external_id or "")
     value = next((v for k, v in values.items() if key is not None and k == key.name), None)
-    if key is None or value is None:
-        raise SalesforceError(
-            "REQUIRED_FIELD_MISSING", f"Required fields are missing: [{external_id}]", [external_id or ""]
-        )
+    if key is None:
+        raise required_missing([external_id or ""])
     return upsert_one(call, obj, key, value, values)
 
 
@@ -123,13 +122,13 @@ def _relationship_value(call: Call, obj: SObject, column: str, value: str | None
     relationship, _, key_name = column.partition(".")
     reference = obj.parent_relationship(relationship)
     if reference is None:
-        raise SalesforceError("INVALID_FIELD", f"No such column '{column}' on sobject of type {obj.name}", [])
+        raise no_such_field(obj, column)
     if value is None:
         return reference.name, None
     target = call.org.schema.get(reference.referenceTo[0]) if reference.referenceTo else None
     key = target.field(key_name) if target is not None else None
     if key is None or not (key.externalId or key.idLookup):
-        raise SalesforceError("INVALID_FIELD", f"No such column '{column}' on sobject of type {obj.name}", [])
+        raise no_such_field(obj, column)
     matches = find_by_external_id(call, target, key, value)
     if not matches:
         raise SalesforceError(

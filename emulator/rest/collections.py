@@ -191,10 +191,6 @@ def upsert(call: Call, name: str, field: str) -> Response:
             raise SalesforceError("INVALID_TYPE", f"sObject type '{record_obj.name}' is not supported.")
         values = _fields(record)
         value = next((v for k, v in values.items() if k.lower() == key.name.lower()), None)
-        if value is None:
-            raise SalesforceError(
-                "REQUIRED_FIELD_MISSING", f"Required fields are missing: [{key.name}]", [key.name]
-            )
         record_id, created = upsert_one(call, obj, key, value, values)
         return _success(record_id, created=created)
 

@@ -25,6 +25,7 @@ from emulator.rest.messages import Headers, Response, empty_response, json_respo
 from emulator.rest.routing import Call, Route, method_not_allowed
 from emulator.store.coerce import coerce
 from emulator.store.ddl import quote
+from emulator.store.dml import required_missing
 from emulator.wire import to_json
 from metadata.model import Field, SObject
 
@@ -196,9 +197,12 @@ def matches_ignoring_case(field: Field) -> bool:
 def upsert_one(call: Call, obj: SObject, key: Field, value: Any, values: dict[str, Any]) -> tuple[str, bool]:
     """Update the one live record whose ``key`` is ``value`` with ``values``, or create one; (Id, created).
 
+    A record without a value for the key is REQUIRED_FIELD_MISSING.
     Several matches are DUPLICATE_EXTERNAL_ID, as collections and Bulk API upserts report them
     (the single-record resource answers 300 instead and does not come here).
     """
+    if value is None:
+        raise required_missing([key.name])
     matches = find_by_external_id(call, obj, key, value)
     if len(matches) > 1:
         raise SalesforceError(

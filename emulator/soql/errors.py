@@ -20,6 +20,7 @@ column 54). Salesforce does not document the width.
 from __future__ import annotations
 
 from emulator.errors import SalesforceError
+from emulator.errors import no_such_column as no_such_column_text
 
 WSDL_HINT = "Please reference your WSDL or the describe call for the appropriate names."
 _WINDOW_BEFORE = 30
@@ -39,12 +40,7 @@ class SoqlError(Exception):
 # ---------------------------------------------------------------------------- Salesforce's messages
 def no_such_column(name: str, entity: str, offset: int | None) -> SoqlError:
     """INVALID_FIELD for a field the object lacks."""
-    return SoqlError(
-        "INVALID_FIELD",
-        f"No such column '{name}' on entity '{entity}'. If you are attempting to use a custom field, "
-        f"be sure to append the '__c' after the custom field name. {WSDL_HINT}",
-        offset,
-    )
+    return SoqlError("INVALID_FIELD", no_such_column_text(name, entity), offset)
 
 
 def unsupported_type(name: str, offset: int | None) -> SoqlError:

@@ -12,7 +12,7 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from emulator import ids
-from emulator.errors import SalesforceError, not_found
+from emulator.errors import SalesforceError, no_such_column, not_found
 from emulator.store.coerce import coerce
 from emulator.store.ddl import column_type, quote
 from emulator.store.derive import apply_defaults, derive, is_person_account_type
@@ -362,12 +362,7 @@ def get(
         for name in fields:
             f = obj.field(name)
             if f is None:
-                raise SalesforceError(
-                    "INVALID_FIELD",
-                    f"No such column '{name}' on entity '{obj.name}'. If you are attempting to use a custom field, "
-                    "be sure to append the '__c' after the custom field name. Please reference your WSDL or the "
-                    "describe call for the appropriate names.",
-                )
+                raise SalesforceError("INVALID_FIELD", no_such_column(name, obj.name))
             wanted.append(f)
     else:
         wanted = obj.fields
