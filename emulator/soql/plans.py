@@ -56,6 +56,21 @@ class _LRU:
         with self._lock:
             self._data.clear()
 
+    def get_or_compute(self, key, compute):
+        """The value for ``key``, computed once; a SoqlError is cached too (bad queries stay cheap) and re-raised."""
+        cached = self.get(key)
+        if cached is None:
+            try:
+                cached = compute()
+            except SoqlError as exc:
+                cached = exc
+            except RecursionError:
+                cached = too_complicated()
+            self.put(key, cached)
+        if isinstance(cached, SoqlError):
+            raise SoqlError(cached.error_code, cached.message, cached.offset)
+        return cached
+
 
 _bound = _LRU(MAX_BOUND)
 _plans = _LRU(MAX_PLANS)
@@ -70,20 +85,13 @@ def clear_caches() -> None:
 def bound_query(schema, text: str) -> BoundQuery:
     """The bound query for ``text`` (cached, errors included); raises SoqlError."""
     key = (schema, text)  # the schema itself, not id(): a dead schema's id can be reused
-    cached = _bound.get(key)
-    if cached is None:
-        try:
-            if len(text) > MAX_QUERY_LENGTH:
-                raise too_complicated()
-            cached = bind(parse(text), schema)
-        except SoqlError as exc:
-            cached = exc
-        except RecursionError:
-            cached = too_complicated()
-        _bound.put(key, cached)
-    if isinstance(cached, SoqlError):
-        raise SoqlError(cached.error_code, cached.message, cached.offset)
-    return cached
+    return _bound.get_or_compute(key, lambda: bind(parse(_bounded(text)), schema))
+
+
+def _bounded(text: str) -> str:
+    if len(text) > MAX_QUERY_LENGTH:
+        raise too_complicated()
+    return text
 
 
 def context(org: Org) -> CompileContext:
@@ -98,18 +106,15 @@ def plan_for(
     ctx = context(org)
     read_through = org.read_through
     key = (org.schema, text, include_deleted, api_version, restrict_ids, ctx, read_through)
-    cached = _plans.get(key)
-    if cached is None:
-        bound = bound_query(org.schema, text)
-        try:
-            cached = compile_plan(
-                bound, ctx, org.schema, api_version, include_deleted, restrict_ids, read_through
-            )
-        except SoqlError as exc:
-            cached = exc
-        except RecursionError:
-            cached = too_complicated()
-        _plans.put(key, cached)
-    if isinstance(cached, SoqlError):
-        raise SoqlError(cached.error_code, cached.message, cached.offset)
-    return cached
+    return _plans.get_or_compute(
+        key,
+        lambda: compile_plan(
+            bound_query(org.schema, text),
+            ctx,
+            org.schema,
+            api_version,
+            include_deleted,
+            restrict_ids,
+            read_through,
+        ),
+    )
