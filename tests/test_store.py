@@ -3,7 +3,9 @@
 Error codes and messages are Salesforce's (REST API Developer Guide, "Status Codes and Error
 Responses"; real payloads quoted in client issues, e.g. INVALID_FIELD_FOR_INSERT_UPDATE
 "Unable to create/update fields: Name. Please check the security settings ..." for a person
-account's Name, verbatim from a live org in benahm/TestDataFactory#23).
+account's Name, verbatim from a live org in benahm/TestDataFactory#23; INVALID_FIELD
+"No such column 'type' on sobject of type Attachment" for a create naming an unknown field,
+jsforce/jsforce#1074 and MinnPost/object-sync-for-salesforce#194).
 """
 
 import datetime as dt
