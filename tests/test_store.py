@@ -132,6 +132,9 @@ def test_a_person_account_needs_a_last_name_and_refuses_a_name(org):
     assert named.fields == ["Name"]
 
 
+# Reference errors as a live org reported them when inserting Contacts (salto.io, "Demystifying
+# 'Invalid Cross Reference Id' errors"): a non-Id is MALFORMED_ID, an existing Id of another object
+# FIELD_INTEGRITY_EXCEPTION, an Id of no record INVALID_CROSS_REFERENCE_KEY "invalid cross reference id".
 @pytest.mark.parametrize(
     "values, code, message, fields",
     [
