@@ -43,7 +43,10 @@ def resolve_org(org: str | Path | Any = "crmarena") -> Org:
         return _build(_loader("loaders.default_org", "crmarena_org"))
     path = Path(name).expanduser()
     if path.is_file():
-        return Org.open(path)
+        try:
+            return Org.open(path)
+        except ValueError as exc:  # a DuckDB file of something else, or not DuckDB at all
+            raise OrgNotFound(str(exc)) from None
     if path.is_dir():
         if not (path / "manifest.json").is_file():
             raise OrgNotFound(f"{path} is a directory without manifest.json, so not a dataset")

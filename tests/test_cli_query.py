@@ -96,3 +96,17 @@ def test_search_prints_records_with_their_type(org_file, capsys):
     assert main(["search", "FIND {Acme} RETURNING Account(Name)", "--org", org_file]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].split() == ["type", "Name"] and out[2].split() == ["Account", "Acme"]
+
+
+def test_a_file_that_is_not_an_org_is_one_line_and_exit_2(capsys, tmp_path):
+    junk = tmp_path / "junk.duckdb"
+    junk.write_text("not a database", encoding="utf-8")
+    assert main(["query", "SELECT Id FROM Case", "--org", str(junk)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a crmarena-sf org file" in err
+    import duckdb
+
+    other = tmp_path / "other.duckdb"
+    duckdb.connect(str(other)).execute("CREATE TABLE t (x INT)").close()
+    assert main(["query", "SELECT Id FROM Case", "--org", str(other)]) == 2
+    assert "is not a crmarena-sf org file" in capsys.readouterr().err

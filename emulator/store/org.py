@@ -168,6 +168,7 @@ class Org:
         path = Path(path)
         if not path.is_file():
             raise FileNotFoundError(f"no org file at {path}")
+        connection = None
         try:
             if read_only:
                 connection = duckdb.connect(":memory:")
@@ -180,7 +181,10 @@ class Org:
                 connection.execute(f"SELECT key, value FROM {quote(catalog)}.main.{META_TABLE}").fetchall()
             )
         except duckdb.Error as exc:
-            raise ValueError(f"{path} is not a crmarena-sf org file: {exc}") from None
+            if connection is not None:
+                connection.close()
+            reason = str(exc).splitlines()[0]
+            raise ValueError(f"{path} is not a crmarena-sf org file ({reason})") from None
         profile = rows.get("profile", "crmarena")
         extra = tuple(json.loads(rows.get("extra_describe_dirs", "[]")))
         schema = load_schema(profile, extra)
