@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from crmarena_sf.cli.arguments import non_negative_int, positive_int
 from crmarena_sf.cli.errors import CliError
 from loaders.dataset import DatasetError
 from loaders.profiles import PROFILES
@@ -22,9 +23,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--profile", choices=list(PROFILES), default="full", help="org size (default: full)")
     parser.add_argument(
-        "--scale", type=_positive, default=1, metavar="N", help="multiply the profile's row counts"
+        "--scale", type=positive_int, default=1, metavar="N", help="multiply the profile's row counts"
     )
-    parser.add_argument("--seed", type=_non_negative, default=0, metavar="S", help="random seed (default: 0)")
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default: 0)"
+    )
     parser.add_argument("--out", required=True, metavar="DIR", help="the dataset directory to create")
     parser.add_argument(
         "--enrich-with",
@@ -54,20 +57,3 @@ def run(args: argparse.Namespace) -> int:
     counts = Dataset(path).manifest["counts"]
     print(f"wrote {sum(counts.values()):,} records of {len(counts)} objects to {path}")
     return 0
-
-
-def _positive(text: str) -> int:
-    value = _non_negative(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
-    return value
-
-
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
-    return value

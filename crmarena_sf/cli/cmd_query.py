@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from crmarena_sf.cli.errors import CliError, client_call
-from crmarena_sf.orgs import ORG_HELP
+from crmarena_sf.cli.arguments import add_org_options, connect_for_cli
+from crmarena_sf.cli.errors import client_call
 
 MAX_CELL = 60
 """Longest cell a table shows (``--json`` shows everything)."""
@@ -30,13 +30,7 @@ def register(subparsers) -> None:
 
 
 def _common(parser) -> None:
-    parser.add_argument("--org", default="crmarena", help=f"the emulated org: {ORG_HELP}")
-    parser.add_argument(
-        "--backend",
-        choices=("emulator", "salesforce"),
-        default="emulator",
-        help="emulator (default) or a real org",
-    )
+    add_org_options(parser)
     parser.add_argument("--json", action="store_true", help="print the JSON result instead of a table")
 
 
@@ -77,15 +71,7 @@ def run_search(args) -> int:
 
 
 def _connect(args):
-    from crmarena_sf.connect import MissingCredentials, connect
-    from crmarena_sf.orgs import OrgNotFound
-
-    try:
-        if args.backend == "salesforce":
-            return client_call(lambda: connect(backend="salesforce"))
-        return connect(args.org)
-    except (OrgNotFound, MissingCredentials) as exc:
-        raise CliError(str(exc)) from None
+    return connect_for_cli(args.org, args.backend)
 
 
 def flatten(record: dict[str, Any], prefix: str = "") -> dict[str, Any]:

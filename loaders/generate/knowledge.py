@@ -29,7 +29,18 @@ def escape_html(text: str) -> str:
 
 
 def rich_text(article: Article) -> str:
-    return "".join(f"<p>{escape_html(p)}</p>" for p in article.paragraphs)
+    """The article's paragraphs, then its frequently asked questions with their short answers.
+
+    The FAQ list is what the knowledge-QA task asks about: each question's answer is written
+    in the article itself, so an agent that finds the article can answer exactly.
+    """
+    body = "".join(f"<p>{escape_html(p)}</p>" for p in article.paragraphs)
+    if not article.facts:
+        return body
+    faq = "".join(
+        f"<p><b>Q:</b> {escape_html(q)}<br><b>A:</b> {escape_html(a)}</p>" for q, a in article.facts
+    )
+    return f"{body}<h3>Frequently asked questions</h3>{faq}"
 
 
 def url_name(title: str, used: set[str]) -> str:

@@ -1,0 +1,110 @@
+"""``crmarena-sf run --agent NAME [--tasks FILE] [--org ORG] [--backend B] --out results.json``: the benchmark.
+
+Runs an agent on every task, each episode on its own fork of the org, and writes
+``results.json`` (overall score, per-task scores, settings and every episode with its
+trajectory); prints the per-task table. Without ``--tasks`` it first builds the org's
+default task set (``--per-task``, ``--seed``), exactly as ``crmarena-sf tasks build`` would.
+"""
+
+from __future__ import annotations
+
+from crmarena_sf.cli.arguments import add_org_options, connect_for_cli, non_negative_int, positive_int
+from crmarena_sf.cli.errors import CliError
+
+
+def register(subparsers) -> None:
+    from tasks.agents import AGENTS
+
+    run = subparsers.add_parser(
+        "run",
+        help="run an agent on the benchmark and score it",
+        description="Run an agent on the CRMArena tasks, each episode on its own fork of the org, and score it.",
+    )
+    run.add_argument("--agent", required=True, choices=list(AGENTS), help="the agent to run")
+    run.add_argument(
+        "--tasks",
+        metavar="FILE",
+        help="a task file (ours or the official one); default: build the org's tasks",
+    )
+    add_org_options(run)
+    run.add_argument(
+        "--per-task", type=positive_int, default=130, metavar="N", help="without --tasks: instances per task"
+    )
+    run.add_argument(
+        "--seed", type=non_negative_int, default=0, metavar="S", help="without --tasks: random seed"
+    )
+    run.add_argument(
+        "--out",
+        default="results.json",
+        metavar="FILE",
+        help="where to write the results (default: results.json)",
+    )
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.set_defaults(func=run_benchmark_command)
+
+
+def run_benchmark_command(args) -> int:
+    from crmarena_sf.cli.cmd_tasks import build_with_progress
+    from crmarena_sf.connect import connect
+    from loaders.progress import progress_bar
+    from tasks.agents import make_agent
+    from tasks.build import build_tasks
+    from tasks.records import TaskFileError, load_tasks
+    from tasks.runner import run_benchmark
+
+    agent = make_agent(args.agent)
+    tasks = None
+    if args.tasks:
+        try:
+            tasks = load_tasks(args.tasks)
+        except TaskFileError as exc:
+            raise CliError(str(exc)) from None
+    # The org is resolved once: task building and every episode's fork start from it.
+    org = _resolve(args.org) if args.backend == "emulator" else None
+    if tasks is None:
+        sf = connect(org=org.fork()) if org is not None else connect_for_cli(args.org, args.backend)
+        tasks = build_with_progress(sf, build_tasks, args.per_task, args.seed, quiet=args.quiet).records
+    if args.agent == "reference":
+        missing = [t.idx for t in tasks if t.params is None]
+        if missing:
+            raise CliError(
+                f"the reference agent solves tasks from their params, and {len(missing)} task(s) have none "
+                f"(first idx {missing[0]}); official task files carry no params: run an LLM agent on them"
+            )
+    done = {"n": 0, "reward": 0.0}
+    with progress_bar(len(tasks), f"running {args.agent}", enabled=not args.quiet) as bar:
+
+        def on_episode(result) -> None:
+            done["n"] += 1
+            done["reward"] += result.reward
+            bar.set_postfix_str(f"mean reward {100 * done['reward'] / done['n']:.1f}")
+            bar.update(1)
+
+        results = run_benchmark(
+            tasks,
+            agent,
+            org=org if org is not None else args.org,
+            backend=args.backend,
+            on_episode=on_episode,
+        )
+    results.settings.update(
+        {
+            "org": args.org if args.backend == "emulator" else None,
+            "tasks_file": args.tasks,
+            "per_task": None if args.tasks else args.per_task,
+            "seed": None if args.tasks else args.seed,
+        }
+    )
+    results.write(args.out)
+    print(results.table())
+    print(f"results: {args.out}")
+    return 0
+
+
+def _resolve(name: str):
+    from crmarena_sf.orgs import OrgNotFound, resolve_org
+
+    try:
+        return resolve_org(name)
+    except OrgNotFound as exc:
+        raise CliError(str(exc)) from None

@@ -1,0 +1,70 @@
+"""``crmarena-sf tasks build [--org ORG] [--per-task N] [--seed S] --out tasks.jsonl``: the benchmark's task set.
+
+Builds the nine CRMArena tasks on an org (through the front door, so ``--backend
+salesforce`` builds them on a real org), each gold answer computed by its reference solver
+and unique. The file is written atomically: it appears only when complete.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from crmarena_sf.cli.arguments import add_org_options, connect_for_cli, non_negative_int, positive_int
+from crmarena_sf.cli.errors import CliError, client_call
+
+
+def register(subparsers) -> None:
+    tasks = subparsers.add_parser(
+        "tasks", help="build the benchmark's task set", description="The benchmark's tasks."
+    )
+    commands = tasks.add_subparsers(dest="tasks_command", metavar="COMMAND")
+    build = commands.add_parser(
+        "build",
+        help="build the nine CRMArena tasks with their gold answers",
+        description="Build the nine CRMArena tasks on an org, each gold answer computed by its reference solver.",
+    )
+    add_org_options(build)
+    build.add_argument(
+        "--per-task", type=positive_int, default=130, metavar="N", help="instances per task (default: 130)"
+    )
+    build.add_argument(
+        "--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default: 0)"
+    )
+    build.add_argument("--out", required=True, metavar="FILE", help="the JSON Lines file to write")
+    build.add_argument("--quiet", action="store_true", help="no progress bar")
+    build.set_defaults(func=run_build)
+    tasks.set_defaults(func=lambda args: (tasks.print_help(), 2)[1])
+
+
+def run_build(args) -> int:
+    from tasks.build import build_tasks
+    from tasks.records import write_tasks
+
+    sf = connect_for_cli(args.org, args.backend)
+    report = build_with_progress(sf, build_tasks, args.per_task, args.seed, quiet=args.quiet)
+    write_tasks(report.records, args.out)
+    print(f"wrote {len(report.records)} tasks to {args.out}")
+    for task, made in report.short.items():
+        print(
+            f"  {task}: {made} of {args.per_task} (the org is too small for more unique answers)",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def build_with_progress(sf, build_tasks, per_task: int, seed: int, *, quiet: bool):
+    """Build a task set with a progress bar, turning build and client failures into CLI errors."""
+    from loaders.progress import progress_bar
+    from tasks.build import TaskBuildError
+    from tasks.families import FAMILIES
+
+    with progress_bar(per_task * len(FAMILIES), "building tasks", enabled=not quiet) as bar:
+
+        def step(task: str, n: int) -> None:
+            bar.set_postfix_str(task)
+            bar.update(n)
+
+        try:
+            return client_call(lambda: build_tasks(sf, per_task=per_task, seed=seed, progress=step))
+        except TaskBuildError as exc:
+            raise CliError(str(exc), 1) from None

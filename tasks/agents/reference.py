@@ -1,0 +1,32 @@
+"""The reference agent: answers every task with its family's reference solver, through the same interface as any agent.
+
+It reads each task's ``params`` (the gold solver's inputs) rather than the question, so it
+is no model of anything; it is the end-to-end check of the pipeline. Run on the org the
+tasks were built on, it must score 100 on every task: any lower score means the org, the
+solvers or the runner changed something an LLM agent would also see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tasks.agents.base import AgentError, EpisodeOutcome
+from tasks.families import family
+from tasks.org_client import OrgClient
+from tasks.records import TaskRecord
+
+
+class ReferenceAgent:
+    name = "reference"
+
+    def settings(self) -> dict[str, Any]:
+        return {"agent": self.name}
+
+    def run(self, task: TaskRecord, sf: Any) -> EpisodeOutcome:
+        if task.params is None:
+            raise AgentError(f"task {task.idx} has no params, so the reference agent cannot solve it")
+        client = OrgClient(sf)
+        solution = family(task.task).solve(client, task.params)
+        return EpisodeOutcome(
+            solution.answer, [*client.log, {"action": "respond", "content": solution.answer}]
+        )

@@ -1,0 +1,95 @@
+"""Building a task set: every family's instances with gold answers that are unique by construction.
+
+For each family, its generator searches the org's records (read once, :mod:`tasks.org_facts`)
+for instances whose answer is unique, and the family's reference solver then computes each
+gold answer again through SOQL/SOSL. The two must agree: a disagreement is a bug in one of
+them and stops the build (:class:`TaskBuildError`) instead of emitting a doubtful answer.
+Seeds make the set deterministic: the same org, ``per_task`` and ``seed`` give the same file.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tasks.families import FAMILIES
+from tasks.families.base import PERSONAS, BuildContext
+from tasks.org_client import OrgClient
+from tasks.org_facts import read_facts
+from tasks.periods import DOMAIN_DETAILS
+from tasks.records import TaskRecord
+
+DEFAULT_PER_TASK = 130
+
+
+class TaskBuildError(RuntimeError):
+    """The org cannot give a task set (no cases), or a solver disagreed with its generator."""
+
+
+@dataclass
+class BuildReport:
+    records: list[TaskRecord]
+    wanted: int
+    made: dict[str, int] = field(default_factory=dict)
+    """Task -> instances made (fewer than ``wanted`` when the org is too small)."""
+
+    @property
+    def short(self) -> dict[str, int]:
+        return {task: n for task, n in self.made.items() if n < self.wanted}
+
+
+def build_tasks(
+    sf,
+    *,
+    per_task: int = DEFAULT_PER_TASK,
+    seed: int = 0,
+    tasks: list[str] | None = None,
+    progress: Callable[[str, int], None] | None = None,
+) -> BuildReport:
+    """Build ``per_task`` instances of each task (all nine unless ``tasks`` names some) on the org behind ``sf``."""
+    if per_task < 1:
+        raise ValueError(f"per_task must be 1 or more, not {per_task}")
+    names = list(FAMILIES) if tasks is None else tasks
+    for name in names:
+        if name not in FAMILIES:
+            raise ValueError(f"unknown task {name!r}; expected one of {', '.join(FAMILIES)}")
+    facts = read_facts(sf)
+    if not facts.cases:
+        raise TaskBuildError(
+            "the org has no cases, so no task can be asked about it; use an org with CRMArena data"
+        )
+    first_day, last_day = facts.cases[0].created.date(), facts.cases[-1].created.date()
+    records: list[TaskRecord] = []
+    report = BuildReport(records, per_task)
+    for block, (name, module) in enumerate(FAMILIES.items()):
+        if name not in names:
+            continue
+        ctx = BuildContext(facts, random.Random(f"crmarena-sf:{seed}:{name}"), first_day, last_day, sf)
+        n_none = round(per_task * module.NONE_SHARE)
+        drafts = module.generate(ctx, per_task, n_none)
+        for j, draft in enumerate(drafts):
+            solution = module.solve(OrgClient(sf), draft.params)
+            if solution.answer != draft.expected:
+                raise TaskBuildError(
+                    f"{name}: the reference solver answered {solution.answer!r} but the candidate search "
+                    f"expected {draft.expected!r} for params {draft.params}"
+                )
+            if not solution.unique:
+                raise TaskBuildError(f"{name}: the answer for params {draft.params} is a tie")
+            records.append(
+                TaskRecord(
+                    idx=block * per_task + j,
+                    task=name,
+                    query=draft.query,
+                    answer=solution.answer,
+                    reward_metric=module.METRIC,
+                    metadata={"required": draft.required, "optional": DOMAIN_DETAILS},
+                    persona=PERSONAS[module.PERSONA],
+                    params=draft.params,
+                )
+            )
+            if progress:
+                progress(name, 1)
+        report.made[name] = len(drafts)
+    return report
