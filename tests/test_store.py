@@ -360,6 +360,19 @@ def test_a_grandchild_keeps_its_view_when_the_fork_between_writes_or_closes(org)
     assert org.count("Account") == 1 and grandchild.count("Account") == 2
 
 
+def test_a_template_closes_after_its_forks_were_closed():
+    """The benchmark runner closes one fork per episode, then the template: closed forks are let go."""
+    template = Org.new()
+    template.insert("Account", {"Name": "Kept"})
+    for _ in range(3):
+        fork = template.fork()
+        fork.insert("Account", {"Name": "Episode write"})
+        fork.close()
+    survivor = template.fork()
+    template.close()
+    assert survivor.count("Account") == 1
+
+
 def test_forks_are_cheap_whatever_the_tables(org):
     fork = org.fork()
     assert fork.has_table("Account") and "Account" in fork.table_names()

@@ -62,8 +62,11 @@ def run_benchmark_command(args) -> int:
     # The org is resolved once: task building and every episode's fork start from it.
     org = _resolve(args.org) if args.backend == "emulator" else None
     if tasks is None:
-        sf = connect(org=org.fork()) if org is not None else connect_for_cli(args.org, args.backend)
+        fork = org.fork() if org is not None else None
+        sf = connect(org=fork) if fork is not None else connect_for_cli(args.org, args.backend)
         tasks = build_with_progress(sf, build_tasks, args.per_task, args.seed, quiet=args.quiet).records
+        if fork is not None:
+            fork.close()
     if args.agent == "reference":
         missing = [t.idx for t in tasks if t.params is None]
         if missing:

@@ -242,10 +242,14 @@ class Org:
                 for reader in list(readers):
                     reader._materialize(table)
             for child in list(self._children):
+                if child._closed:
+                    continue
                 for table in [t for t, owner in child._source.items() if owner is not self]:
                     child._materialize(table)  # it may resolve through this catalog no more
                 child._drop_from_path(self.catalog)
             self._closed = True
+            if self._parent is not None:
+                self._parent._children.discard(self)
             for table, owner in self._source.items():
                 owner._readers.get(table, weakref.WeakSet()).discard(self)
             self.con.close()
