@@ -67,7 +67,7 @@ def build_tasks(
             continue
         ctx = BuildContext(facts, random.Random(f"crmarena-sf:{seed}:{name}"), first_day, last_day, sf)
         n_none = round(per_task * module.NONE_SHARE)
-        drafts = _keep_none_share(module.generate(ctx, per_task, n_none), module.NONE_SHARE)
+        drafts = _keep_none_share(module.generate(ctx, per_task, n_none), per_task - n_none, module.NONE_SHARE)
         for j, draft in enumerate(drafts):
             solution = module.solve(OrgClient(sf), draft.params)
             if solution.answer != draft.expected:
@@ -95,10 +95,10 @@ def build_tasks(
     return report
 
 
-def _keep_none_share(drafts: list, share: float) -> list:
+def _keep_none_share(drafts: list, wanted_answered: int, share: float) -> list:
     """On an org too small for every answered instance, drop None instances so their share stays CRMArena's."""
     answered = sum(1 for d in drafts if d.expected is not None)
-    if share >= 1 or not drafts:
+    if answered >= wanted_answered or share >= 1:
         return drafts
     # No answered instance (say, no planted violation in an imported org): no None-only set either.
     allowed = round(answered * share / (1 - share))

@@ -1,0 +1,113 @@
+"""``crmarena-sf tasks build`` and ``crmarena-sf run``: files, the printed table, exit codes and one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from crmarena_sf.cli.main import main
+from loaders.generate import generate
+from tasks.families import FAMILIES
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory):
+    return generate(tmp_path_factory.mktemp("cli-tasks") / "ds", profile="tiny", seed=0)
+
+
+def test_tasks_build_writes_json_lines(dataset, tmp_path, capsys):
+    out = tmp_path / "tasks.jsonl"
+    assert (
+        main(["tasks", "build", "--org", str(dataset), "--per-task", "4", "--out", str(out), "--quiet"]) == 0
+    )
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 36 and {r["task"] for r in records} == set(FAMILIES)
+    assert f"wrote 36 tasks to {out}" in capsys.readouterr().out
+
+
+def test_run_scores_a_task_file_and_writes_results(dataset, tmp_path, capsys):
+    tasks = tmp_path / "tasks.jsonl"
+    main(["tasks", "build", "--org", str(dataset), "--per-task", "3", "--out", str(tasks), "--quiet"])
+    capsys.readouterr()
+    out = tmp_path / "results.json"
+    code = main(
+        [
+            "run",
+            "--agent",
+            "reference",
+            "--tasks",
+            str(tasks),
+            "--org",
+            str(dataset),
+            "--out",
+            str(out),
+            "--quiet",
+        ]
+    )
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "overall" in printed and "100.0" in printed and f"results: {out}" in printed
+    body = json.loads(out.read_text())
+    assert body["overall"] == 100.0 and body["scores"] == {task: 100.0 for task in FAMILIES}
+    assert body["settings"]["agent"] == "reference" and body["settings"]["tasks_file"] == str(tasks)
+    episode = body["episodes"][0]
+    assert set(episode) == {"idx", "task", "answer", "gold", "reward", "trajectory"}
+
+
+def test_run_without_a_task_file_builds_the_orgs_tasks(dataset, tmp_path, capsys):
+    out = tmp_path / "results.json"
+    args = [
+        "run",
+        "--agent",
+        "reference",
+        "--org",
+        str(dataset),
+        "--per-task",
+        "2",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
+    assert main(args) == 0
+    body = json.loads(out.read_text())
+    assert sum(body["counts"].values()) == 18 and body["settings"]["per_task"] == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["run", "--agent", "reference", "--tasks", "missing.jsonl"], 2, "No such file or directory"),
+        (
+            ["run", "--agent", "reference", "--org", "/no/such/org", "--tasks", "{tasks}"],
+            2,
+            "unknown org '/no/such/org'",
+        ),
+        (["tasks", "build", "--org", "blank", "--out", "{out}", "--quiet"], 1, "the org has no cases"),
+        (["run", "--agent", "reference", "--tasks", "{bad}"], 2, "not JSON or JSON Lines"),
+        (["run", "--agent", "reference", "--tasks", "{official}", "--org", "blank"], 2, "have none"),
+    ],
+)
+def test_bad_input_ends_with_one_line_and_a_meaningful_exit_code(tmp_path, capsys, args, code, message):
+    (tmp_path / "bad.jsonl").write_text("{oops", encoding="utf-8")
+    record = {"idx": 0, "task": "knowledge_qa", "query": "q", "answer": "a", "reward_metric": "fuzzy_match"}
+    (tmp_path / "official.json").write_text(json.dumps([record]), encoding="utf-8")
+    (tmp_path / "tasks.jsonl").write_text(
+        json.dumps({**record, "params": {"article_id": "x", "question": "q"}}) + "\n"
+    )
+    names = {
+        "tasks": tmp_path / "tasks.jsonl",
+        "out": tmp_path / "t.jsonl",
+        "bad": tmp_path / "bad.jsonl",
+        "official": tmp_path / "official.json",
+    }
+    assert main([a.format(**names) for a in args]) == code
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not (tmp_path / "t.jsonl").exists()
+
+
+def test_per_task_must_be_positive(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["tasks", "build", "--per-task", "0", "--out", "x.jsonl"])
+    assert exit_info.value.code == 2 and "must be 1 or more" in capsys.readouterr().err
