@@ -67,7 +67,9 @@ def build_tasks(
             continue
         ctx = BuildContext(facts, random.Random(f"crmarena-sf:{seed}:{name}"), first_day, last_day, sf)
         n_none = round(per_task * module.NONE_SHARE)
-        drafts = _keep_none_share(module.generate(ctx, per_task, n_none), per_task - n_none, module.NONE_SHARE)
+        drafts = _keep_none_share(
+            module.generate(ctx, per_task, n_none), per_task - n_none, module.NONE_SHARE
+        )
         for j, draft in enumerate(drafts):
             solution = module.solve(OrgClient(sf), draft.params)
             if solution.answer != draft.expected:

@@ -49,7 +49,9 @@ def test_token_f1_follows_crmarenas_normalize_answer():
 
 def test_reward_dispatches_on_the_metric():
     assert reward("exact_match", "OR", "or") == 1.0
-    assert reward("fuzzy_match", "in 30 days", "30 days from delivery.") == pytest.approx(2 * 0.5 * 2 / 3 / (0.5 + 2 / 3))
+    assert reward("fuzzy_match", "in 30 days", "30 days from delivery.") == pytest.approx(
+        2 * 0.5 * 2 / 3 / (0.5 + 2 / 3)
+    )
     with pytest.raises(ValueError, match="unknown reward metric"):
         reward("bleu", "x", "x")
 
