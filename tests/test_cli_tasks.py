@@ -111,3 +111,39 @@ def test_per_task_must_be_positive(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["tasks", "build", "--per-task", "0", "--out", "x.jsonl"])
     assert exit_info.value.code == 2 and "must be 1 or more" in capsys.readouterr().err
+
+
+def test_run_on_a_real_org_backend_logs_in_and_scores_the_same(dataset, tmp_path, monkeypatch, capsys):
+    """--backend salesforce: credentials from the environment, a username/password login (answered here by
+    mock_salesforce), tasks built and run on that org through the same client code."""
+    import crmarena_sf
+
+    monkeypatch.chdir(tmp_path)  # no .env file here
+    monkeypatch.setenv("SALESFORCE_USERNAME", "manager@example.com")
+    monkeypatch.setenv("SALESFORCE_PASSWORD", "secret-password")
+    monkeypatch.setenv("SALESFORCE_SECURITY_TOKEN", "secret-token")
+    with crmarena_sf.mock_salesforce(org=str(dataset)):
+        args = ["run", "--agent", "reference", "--backend", "salesforce", "--per-task", "2", "--quiet"]
+        assert main([*args, "--out", "real.json"]) == 0
+    body = json.loads((tmp_path / "real.json").read_text())
+    assert body["overall"] == 100.0 and body["settings"]["backend"] == "salesforce"
+    emulated = tmp_path / "emulated.json"
+    main(
+        [
+            "run",
+            "--agent",
+            "reference",
+            "--org",
+            str(dataset),
+            "--per-task",
+            "2",
+            "--quiet",
+            "--out",
+            str(emulated),
+        ]
+    )
+    assert [e["gold"] for e in body["episodes"]] == [
+        e["gold"] for e in json.loads(emulated.read_text())["episodes"]
+    ]
+    printed = capsys.readouterr()
+    assert "secret" not in printed.out + printed.err
