@@ -122,9 +122,33 @@ def _kind(window: periods.Window) -> str:
     return "year"
 
 
-def in_phrase(window: periods.Window) -> str:
-    """ "in Q2 2023" / "in the past three months": a window's phrase ready to follow a verb."""
-    return window.phrase if window.phrase.split()[0] in ("in", "over", "during") else f"in {window.phrase}"
+def when_slots(window: periods.Window) -> dict[str, str]:
+    """``when`` ("in Q2 2023", "over the past three months") and ``When`` (capitalised) for question templates."""
+    when = window.phrase if window.phrase.split()[0] in ("in", "over", "during") else f"in {window.phrase}"
+    return {"when": when, "When": when[0].upper() + when[1:]}
+
+
+@dataclass
+class Quota:
+    """How many answered and None instances a generator still wants (``n`` in all, ``n_none`` of them None)."""
+
+    n: int
+    n_none: int
+    answered: int = 0
+    nones: int = 0
+
+    @property
+    def full(self) -> bool:
+        return self.answered + self.nones >= self.n
+
+    def wants(self, answer: str | None) -> bool:
+        return self.nones < self.n_none if answer is None else self.answered < self.n - self.n_none
+
+    def take(self, answer: str | None) -> None:
+        if answer is None:
+            self.nones += 1
+        else:
+            self.answered += 1
 
 
 def window_params(window: periods.Window, **extra: Any) -> dict[str, Any]:

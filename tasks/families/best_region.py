@@ -14,8 +14,8 @@ from tasks.families.base import (
     BuildContext,
     Draft,
     Solution,
-    in_phrase,
     random_window,
+    when_slots,
     window_params,
     window_required,
 )
@@ -78,8 +78,6 @@ def generate(ctx: BuildContext, n: int, n_none: int) -> list[Draft]:
         if not unique or key in seen:
             continue
         seen.add(key)
-        when = in_phrase(window)
-        text = ctx.rnd.choice(QUESTIONS)
-        query = text.format(when=when, When=when[0].upper() + when[1:])
+        query = ctx.rnd.choice(QUESTIONS).format(**when_slots(window))
         drafts.append(Draft(window_params(window), query, window_required(today, POLICY), answer, key))
     return drafts

@@ -27,9 +27,10 @@ from tasks.families.agent_windows import (
 from tasks.families.base import (
     BuildContext,
     Draft,
+    Quota,
     Solution,
-    in_phrase,
     random_window,
+    when_slots,
     window_params,
     window_required,
 )
@@ -105,9 +106,9 @@ def generate_agent_task(
 ) -> list[Draft]:
     """Drafts for a task over qualified agents in a window: ``n - n_none`` unique answers, ``n_none`` Nones."""
     rnd = ctx.rnd
-    drafts, seen, nones = [], set(), 0
+    drafts, seen, quota = [], set(), Quota(n, n_none)
     for _ in range(300 * n):
-        if len(drafts) >= n:
+        if quota.full:
             break
         today, window = random_window(
             ctx, {"month": (1, 12), "quarter": (1, 4), "week": (1, 12), "day": (5, 60)}
@@ -118,17 +119,12 @@ def generate_agent_task(
         if key in seen:
             continue
         answer, unique = expected_fn(ctx, window.start, window.end, min_cases, extreme)
-        if (
-            not unique
-            or (answer is None and nones >= n_none)
-            or (answer is not None and len(drafts) - nones >= n - n_none)
-        ):
+        if not unique or not quota.wants(answer):
             continue
         seen.add(key)
-        nones += answer is None
-        when = in_phrase(window)
+        quota.take(answer)
         query = rnd.choice(questions[extreme]).format(
-            when=when, When=when[0].upper() + when[1:], managed=managed_phrase(min_cases, rnd)
+            **when_slots(window), managed=managed_phrase(min_cases, rnd)
         )
         params = window_params(window, min_cases=min_cases, extreme=extreme)
         drafts.append(Draft(params, query, window_required(today, policy), answer, key))

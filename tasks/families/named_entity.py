@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 
-from tasks.families.base import BuildContext, Draft, Solution, today_line
+from tasks.families.base import BuildContext, Draft, Quota, Solution, today_line
 from tasks.org_client import OrgClient, quote, quote_list, sosl_escape
 from tasks.periods import shift
 from tasks.ranking import rank
@@ -89,9 +89,9 @@ def generate(ctx: BuildContext, n: int, n_none: int) -> list[Draft]:
     rnd.shuffle(purchases)
     client = OrgClient(ctx.sf)
     hits_of: dict[str, set[str]] = {}
-    drafts, seen, nones = [], set(), 0
+    drafts, seen, quota = [], set(), Quota(n, n_none)
     for account, day in purchases * 3:
-        if len(drafts) >= n:
+        if quota.full:
             break
         product = rnd.choice(sorted(bought[(account, day)]))
         terms = _terms(facts.products[product])
@@ -104,7 +104,7 @@ def generate(ctx: BuildContext, n: int, n_none: int) -> list[Draft]:
         if product not in hits or len(hits) < 2:
             continue  # not vague: the words name one product
         ago, unit, count = rnd.choice(AGO)
-        want_none = nones < n_none and rnd.random() < n_none / n * 1.5
+        want_none = quota.wants(None) and rnd.random() < n_none / n * 1.5
         if want_none:
             # The customer misremembers the date: nothing matching was bought on the stated day.
             day = day + dt.timedelta(days=rnd.choice((-3, -2, -1, 1, 2, 4, 6, 9)))
@@ -112,7 +112,7 @@ def generate(ctx: BuildContext, n: int, n_none: int) -> list[Draft]:
         if len(matches) > 1 or (not matches and not want_none):
             continue
         answer = next(iter(matches)) if matches else None
-        if (answer is None and nones >= n_none) or (answer is not None and len(drafts) - nones >= n - n_none):
+        if not quota.wants(answer):
             continue
         today = shift(day, unit, count)
         if shift(today, unit, -count) != day:
@@ -121,7 +121,7 @@ def generate(ctx: BuildContext, n: int, n_none: int) -> list[Draft]:
         if key in seen:
             continue
         seen.add(key)
-        nones += answer is None
+        quota.take(answer)
         params = {"contact_id": contact_of[account], "purchase_date": day.isoformat(), "search_term": term}
         query = rnd.choice(QUESTIONS).format(term=term, ago=ago)
         required = f"- Contact Id interacting: {contact_of[account]}\n{today_line(today)}"

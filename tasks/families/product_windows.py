@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tasks.families.base import BuildContext, Draft, in_phrase, random_window, window_params, window_required
+from tasks.families.base import (
+    BuildContext,
+    Draft,
+    Quota,
+    random_window,
+    when_slots,
+    window_params,
+    window_required,
+)
 from tasks.org_client import quote, soql_datetime
 from tasks.org_facts import CaseFact
 from tasks.periods import parse_iso
@@ -45,9 +53,9 @@ def generate_product_task(
     by_product = cases_by_product(ctx)
     weights = Counter({p: len(v) for p, v in by_product.items()})
     products = sorted(weights)
-    drafts, seen, nones = [], set(), 0
+    drafts, seen, quota = [], set(), Quota(n, n_none)
     for _ in range(300 * n):
-        if len(drafts) >= n:
+        if quota.full:
             break
         product = rnd.choices(products, weights=[weights[p] ** 1.5 for p in products])[0]
         today, window = random_window(ctx, {"month": (2, 18), "quarter": (1, 6), "year": (1, 3)}, named)
@@ -55,18 +63,12 @@ def generate_product_task(
         if key in seen:
             continue
         answer, unique = expected_fn(by_product[product], window.start, window.end)
-        if (
-            not unique
-            or (answer is None and nones >= n_none)
-            or (answer is not None and len(drafts) - nones >= n - n_none)
-        ):
+        if not unique or not quota.wants(answer):
             continue
         seen.add(key)
-        nones += answer is None
-        when = in_phrase(window)
+        quota.take(answer)
         query = rnd.choice(questions).format(
-            when=when,
-            When=when[0].upper() + when[1:],
+            **when_slots(window),
             product=ctx.facts.products[product],
             product_id=product,
         )
