@@ -1,6 +1,6 @@
 """best_region_identification: the state whose cases closed fastest in a period (Service Analyst).
 
-Gold (CRMArena's solver, crmarena.md §2): the Closed cases created in [start, end), each
+Gold (CRMArena's solver, SalesforceAIResearch/CRMArena test_functions/functions.py): the Closed cases created in [start, end), each
 with its account's ShippingState; the mean closure time (ClosedDate - CreatedDate, in
 seconds) per state; the state with the lowest mean. Cases whose account has no state are
 left out. There is no None answer: only periods with closed cases are asked about.

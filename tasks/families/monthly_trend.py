@@ -1,6 +1,6 @@
 """monthly_trend_analysis: the month with significantly more cases about a product (Service Analyst).
 
-Gold (CRMArena's seasonality solver, crmarena.md §2): the product's cases created in
+Gold (CRMArena's seasonality solver, SalesforceAIResearch/CRMArena test_functions/functions.py): the product's cases created in
 [start, end), counted per calendar month name with years merged (March 2021 and March 2022
 count together); the month with more cases than every other month. There is no None answer:
 only periods with such a month are asked about.

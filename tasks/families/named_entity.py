@@ -1,7 +1,7 @@
 """named_entity_disambiguation: which product a customer means by a vague name (Service Agent).
 
 The customer (``contact_id``) names a product loosely ("the compression joggers I bought a
-fortnight ago"). Gold (CRMArena's solver, crmarena.md §2): the products a SOSL search for
+fortnight ago"). Gold (CRMArena's solver, SalesforceAIResearch/CRMArena test_functions/functions.py): the products a SOSL search for
 the words finds; the contact's account; the products of that account's Activated orders
 whose EffectiveDate is the purchase date (today minus the stated time) among the search
 hits. A single product is the answer; no product is None; two would be ambiguous and are

@@ -1,6 +1,6 @@
 """top_issue_identification: the issue reported most often about a product in a period (Service Analyst).
 
-Gold (CRMArena's ``get_issue_counts``, crmarena.md §5, with the period half-open): the
+Gold (CRMArena's ``get_issue_counts`` in SalesforceAIResearch/CRMArena crm_sandbox/env/functions.py, with the period half-open): the
 product's cases created in [start, end) grouped by IssueId__c; the issue with the highest
 count. None when the product has no case in the period.
 """
