@@ -4,6 +4,12 @@ Per issue (in issue order, matching the policy articles of
 :mod:`loaders.generate.knowledge_text`): what an agent says when following the policy and
 when breaching it. A breach is unambiguous against exactly one article (the one governing
 the case's issue); a compliant line breaches nothing.
+
+A conversation is a sequence of replies, each answering the message before it: a policy
+line leaves the matter in one of four states (:func:`policy_kind`), the customer reacts to
+that state, asks questions that the next agent message answers, provides what the agent
+asked for, and signs off once a closed case is settled. Every line outside ``VIOLATIONS``
+is policy-neutral: it grants nothing, so the only breach in a thread is the planted one.
 """
 
 from __future__ import annotations
@@ -114,76 +120,367 @@ VIOLATIONS = (
     ),
 )
 
+
+ASKS, PENDING, DECLINES, SETTLES = "asks", "pending", "declines", "settles"
+"""What a policy line leaves the customer to answer: a request, a wait, a refusal, or a settled matter."""
+
+ASKED_FOR = {
+    COMPLIANT[1][2]: "order",
+    COMPLIANT[2][0]: "photos",
+    COMPLIANT[2][2]: "photos",
+}
+"""Compliant lines asking the customer for something (what the customer then provides)."""
+PENDING_LINES = frozenset(
+    {COMPLIANT[0][0], COMPLIANT[0][1], COMPLIANT[4][0], COMPLIANT[4][1], COMPLIANT[5][1]}
+)
+DECLINING_LINES = frozenset(
+    {COMPLIANT[0][2], COMPLIANT[1][1], COMPLIANT[3][2], COMPLIANT[5][0], COMPLIANT[6][1], COMPLIANT[7][1]}
+    | {COMPLIANT[9][2]}
+)
+NEEDS = {
+    COMPLIANT[2][1]: "photos",
+    COMPLIANT[3][1]: "exchanged",
+    COMPLIANT[3][2]: "worn",
+    COMPLIANT[4][2]: "arrived",
+}
+"""Compliant lines presupposing something the customer said before them. No customer says a
+late package has arrived (every shipping-delay description says it has not), so that line is
+never said."""
+TOPICS = {
+    COMPLIANT[0][0]: ("refund",),
+    COMPLIANT[0][1]: ("charge",),
+    COMPLIANT[0][2]: ("price",),
+    COMPLIANT[5][2]: ("backorder",),
+    COMPLIANT[8][0]: ("different item", "received it in", "someone else"),
+    COMPLIANT[8][1]: ("different item", "received it in", "someone else"),
+    COMPLIANT[9][0]: ("did not receive",),
+    COMPLIANT[9][1]: ("points",),
+    COMPLIANT[9][2]: ("tier", "discount"),
+}
+"""Compliant lines that answer only some of an issue's questions: one of these words must be in
+the customer's description (a duplicate-charge answer to a missing refund reads as a non-answer)."""
+ORDER_AGE = {
+    COMPLIANT[0][2]: (15, None),
+    COMPLIANT[1][0]: (None, 30),
+    COMPLIANT[1][1]: (41, None),
+    COMPLIANT[2][1]: (None, 14),
+    COMPLIANT[2][2]: (None, 14),
+    COMPLIANT[3][0]: (None, 60),
+    COMPLIANT[4][0]: (None, 9),
+    COMPLIANT[7][0]: (None, 365),
+    COMPLIANT[8][2]: (None, 30),
+    COMPLIANT[9][0]: (None, 60),
+}
+"""Compliant lines stating how old the order is: (at least, at most) days from the order to the
+case. Delivery follows the order by up to about 9 days, so "within 30 days of delivery" is
+true at most 30 days after the order and "outside the 30-day window" only after 40."""
+
+
+def policy_kind(line: str) -> str:
+    """ASKS, PENDING, DECLINES or SETTLES for a policy line template (every breach settles the matter)."""
+    if line in ASKED_FOR:
+        return ASKS
+    if line in PENDING_LINES:
+        return PENDING
+    if line in DECLINING_LINES:
+        return DECLINES
+    return SETTLES
+
+
+CUSTOMER_CONTEXT = {
+    "photos": (
+        "I have attached photos of the damage and of the product label.",
+        "Photos of the damage and the label are attached.",
+    ),
+    "exchanged": (
+        "This would be my second exchange on this order.",
+        "I already exchanged it once for another size.",
+    ),
+    "worn": (
+        "I did wear it a couple of times before I noticed.",
+        "I have worn it twice already, hoping it would stretch.",
+    ),
+}
+"""What a customer's first email adds when the agent's answer presupposes it."""
+CHAT_CONTEXT = {
+    "photos": (
+        "I have just uploaded photos of the damage and the label.",
+        "I uploaded a couple of photos of the damage here too.",
+    ),
+    "exchanged": (
+        "I already exchanged it once before.",
+        "It would be my second exchange for this order.",
+    ),
+    "worn": (
+        "I did wear it a couple of times, though.",
+        "I have worn it twice already.",
+    ),
+}
+
 AGENT_OPENINGS = (
     "Thank you for reaching out to Shoes & Clothings.",
     "Thanks for contacting us about this.",
     "I am sorry to hear about the trouble with your order.",
-    "Thank you for your patience while I looked into this.",
     "I appreciate you letting us know.",
+    "Your message has reached our customer service team; your case number is {case_number}.",
 )
+"""First-contact openings: only the first agent reply to a customer's email uses one."""
+LATE_REPLY_OPENINGS = (
+    "Thank you for your patience while I looked into this.",
+    "I am sorry for the slow reply.",
+    "Apologies for the wait.",
+)
+"""Openings of an agent reply that comes more than a day after the customer wrote (first or later)."""
+AGENT_FOLLOW_UP_OPENINGS = (
+    "Thanks for your reply.",
+    "Thank you for getting back to me.",
+    "Thanks for your message about the {product}.",
+    "Good to hear from you again.",
+    "Thanks for following up on case {case_number}.",
+    "Thanks for checking in.",
+)
+"""Openings of every later agent email in a thread: they answer the customer's last message."""
 CHAT_FOLLOW_UP_OPENINGS = (
     "Following up on our chat earlier about the {product}.",
     "Thank you for chatting with us today about your order from {order_date}.",
-    "As promised in our chat, here is a written summary.",
+    "As promised in our chat, here is a short note for your records.",
     "I wanted to follow up on the {product} we discussed in chat.",
 )
+"""Openings of the first email after a chat (the chat was the first contact)."""
+TRANSFER_NOTES = (
+    "Case {case_number} has been passed to me from my colleague {previous}, and I will be looking after it from now on.",
+    "I have taken over case {case_number} from {previous}, so I will be your contact from here.",
+    "My colleague {previous} has handed case {case_number} over to me.",
+)
+CHAT_RECAPS = {
+    PENDING: (
+        "As we discussed, I will keep you posted by email on case {case_number}.",
+        "Everything we discussed is noted on case {case_number}, and I will write again as soon as there is news.",
+    ),
+    DECLINES: (
+        "As discussed, I have noted your request on case {case_number}.",
+        "I have recorded our conversation on case {case_number}, including your request.",
+    ),
+    SETTLES: (
+        "Everything we agreed is noted on case {case_number} for your reference.",
+        "I have recorded what we agreed in the chat on case {case_number}.",
+    ),
+}
+"""The first email after a chat, when it brings nothing new: what the chat left, in writing."""
+AGENT_RECEIVED = {
+    "photos": (
+        "I have added your photos to case {case_number} for review.",
+        "Your photos are now attached to case {case_number}, so the review can go ahead.",
+    ),
+    "order": (
+        "I have found your order from {order_date} and added it to case {case_number}.",
+        "That is the order I needed; it is now on case {case_number}, and I will send the next steps by email.",
+    ),
+}
+"""The agent's answer once the customer has provided what was asked for (the matter is then pending)."""
 AGENT_CLOSINGS = (
     "Is there anything else I can help you with?",
     "Please let me know if you have any other questions.",
     "Have a great day, and thank you for shopping with us.",
     "Feel free to reply to this email if anything else comes up.",
 )
-CUSTOMER_REACTIONS = (
+AGENT_WRAP_UPS = {
+    ASKS: (
+        "Case {case_number} will be closed for now; just reply to this email whenever you have them ready, and we will pick it up again.",
+    ),
+    PENDING: (
+        "Once this is complete, case {case_number} will be closed; if anything else comes up, just reply to this email.",
+        "I will be closing case {case_number} shortly; thank you for your patience, and feel free to reply if you need anything else.",
+    ),
+    DECLINES: (
+        "I am sorry we could not do more this time. I will close case {case_number} now, but you can reply to this email at any time.",
+        "I understand this is not the answer you hoped for. I will be closing case {case_number} shortly; just reply if you have other questions.",
+    ),
+    SETTLES: (
+        "With that, I will close case {case_number}. If anything else comes up, just reply to this email.",
+        "There is nothing left open on our side, so I will close case {case_number} now. Thank you for shopping with Shoes & Clothings!",
+        "I will be closing case {case_number} shortly; thank you for your patience, and feel free to reply if you need anything else.",
+    ),
+}
+"""How the last agent email of a closed case ends, by what the matter came to."""
+
+CUSTOMER_REACTIONS = {
+    PENDING: (
+        "Thank you for looking into this.",
+        "Okay, thanks for letting me know.",
+        "Thanks, I appreciate you following this up.",
+    ),
+    DECLINES: (
+        "That is disappointing, but I understand.",
+        "Okay, I see. I had hoped for a different answer, but thank you for explaining.",
+        "I understand, even if it is not the answer I wanted.",
+    ),
+    SETTLES: (
+        "Thank you, that is exactly what I needed.",
+        "Great, thank you for sorting this out.",
+        "Thanks, that helps a lot.",
+    ),
+    "update": (
+        "Thanks for the update.",
+        "Got it, thank you.",
+        "Thanks for getting back to me.",
+        "Okay, understood.",
+    ),
+}
+"""How a customer's reply starts, by what the agent's last message did (``update``: answered a question)."""
+QUICK_REACTIONS = (
     "Thanks for the quick reply.",
-    "I appreciate the help.",
-    "Thank you, that helps.",
-    "Okay, understood.",
-    "Got it, thanks for explaining.",
-    "Thanks for getting back to me.",
-    "I see.",
+    "Thank you for getting back to me so quickly.",
 )
-CUSTOMER_QUESTIONS = (
-    "Could you confirm when I should expect an update on the {product}?",
-    "Is there anything else you need from me for case {case_number}?",
-    "I will keep an eye on my email for news about my order from {order_date}.",
-    "Can you send me a written confirmation for the {product}?",
-    "How long will it take to sort out the {product}?",
-    "Any news on case {case_number}? It has been a while since my order from {order_date}.",
-    "Please make sure the notes on case {case_number} mention the {product}.",
-)
-AGENT_FOLLOW_UPS = (
-    "I have added a note to case {case_number} so any of my colleagues can pick it up.",
-    "You will receive a confirmation email about the {product} shortly.",
-    "I have updated case {case_number} with these details.",
-    "I will follow up on the {product} once I hear back from the team.",
-    "Your case number is {case_number}, for reference.",
-    "I checked again this morning and case {case_number} is moving along.",
-)
+"""Said only when the agent answered the customer's last message within a couple of hours."""
+CUSTOMER_PROVIDES = {
+    "photos": (
+        "I have attached photos of the damage and of the product label.",
+        "Here are the photos you asked for: one of the damage and one of the label.",
+        "Please find the photos of the {product} attached.",
+    ),
+    "order": (
+        "I have attached the confirmation email for my order from {order_date}; the order number is at the top.",
+        "It is the order I placed on {order_date}. I have forwarded you the confirmation email with the order number.",
+    ),
+}
+FOLLOW_UP_QUESTIONS = {
+    PENDING: (
+        "Could you let me know when I should expect an update on the {product}?",
+        "How long does this usually take?",
+        "Is there anything else you need from me for case {case_number}?",
+        "Will I get an email once this is done?",
+    ),
+    DECLINES: (
+        "Could you at least note my feedback on case {case_number}?",
+        "Where can I read the policy, so I know for next time?",
+        "Is there anything else you need from me for case {case_number}?",
+        "Could you make sure case {case_number} mentions the {product} in case I contact you again?",
+    ),
+    SETTLES: (
+        "Could you send me a written confirmation for the {product}?",
+        "Please make sure the notes on case {case_number} mention the {product}.",
+        "Is there anything else you need from me for case {case_number}?",
+        "Will I get an email once this is done?",
+    ),
+}
+"""What a customer asks next, by the state of the matter; each question has its answers below."""
+ANSWERS = {
+    "Could you let me know when I should expect an update on the {product}?": (
+        "I will write to you as soon as there is news on case {case_number}; there is nothing you need to do in the meantime.",
+        "I have set a reminder on case {case_number} and will update you as soon as I hear back from the team.",
+    ),
+    "How long does this usually take?": (
+        "It depends on the team's queue, but I am keeping an eye on case {case_number} and will update you as soon as it moves.",
+        "I cannot give you an exact time, but case {case_number} is being worked on and I will let you know as soon as it is done.",
+    ),
+    "Is there anything else you need from me for case {case_number}?": (
+        "No, we have everything we need for case {case_number}.",
+        "Nothing else for now; everything is noted on case {case_number}.",
+    ),
+    "Will I get an email once this is done?": (
+        "Yes, you will receive an email as soon as it is done.",
+        "Yes, we send an email as soon as it is done, and I will keep an eye on case {case_number} as well.",
+    ),
+    "Could you at least note my feedback on case {case_number}?": (
+        "Of course. I have added your feedback to case {case_number} so the team can see it.",
+        "Certainly; your feedback is now on case {case_number}.",
+    ),
+    "Where can I read the policy, so I know for next time?": (
+        "The full policy is in the help center on our website, and I have noted on case {case_number} that you asked about it.",
+    ),
+    "Could you make sure case {case_number} mentions the {product} in case I contact you again?": (
+        "Yes, case {case_number} mentions the {product}, so any of my colleagues can pick it up.",
+    ),
+    "Could you send me a written confirmation for the {product}?": (
+        "You will receive a confirmation email about the {product} shortly.",
+        "Of course: this email is your written confirmation, and the details are on case {case_number}.",
+    ),
+    "Please make sure the notes on case {case_number} mention the {product}.": (
+        "Done: the notes on case {case_number} now mention the {product}.",
+        "I have updated case {case_number} with these details, including the {product}.",
+    ),
+}
+CUSTOMER_SIGN_OFFS = {
+    PENDING: (
+        "That is all I needed for now, thanks again.",
+        "Thanks again for your help.",
+    ),
+    DECLINES: (
+        "Thanks anyway for your time.",
+        "I will keep it in mind for next time. Thanks for your time.",
+    ),
+    SETTLES: (
+        "That solves it for me, thanks again.",
+        "Everything is sorted now. Thanks again for your help!",
+        "That is everything for now. Have a good day!",
+    ),
+}
+"""The last message of a closed case's thread when the customer has the last word."""
+
 CHAT_GREETINGS = (
     "Hi {first}, thanks for contacting Shoes & Clothings. My name is {agent}. How can I help you today?",
     "Hello {first}! This is {agent} from Shoes & Clothings support. What can I do for you?",
     "Hi {first}, you are chatting with {agent}. How can I help?",
 )
 CHAT_QUESTIONS = (
-    "I am sorry to hear that. Could you confirm the order date for the {product}?",
-    "Thanks for the details. Let me pull up your order for the {product}.",
-    "I understand. One moment while I check your account.",
-    "Thank you. Can you tell me a bit more about what happened with the {product}?",
+    "I am sorry to hear that. Just to confirm, this is about the {product} from your order on {order_date}?",
+    "Thanks for the details. Let me pull up your account: is it the order from {order_date}?",
+    "I understand. One moment while I find the order. Is it the one you placed on {order_date}?",
+    "Thank you. To make sure I have the right item: the {product} ordered on {order_date}?",
 )
+"""The agent's question after the customer's opening message (which names the order date): which order it is."""
 CHAT_CUSTOMER_ANSWERS = (
-    "Sure, it was the order from {order_date}.",
-    "Yes, it is the {product} I ordered on {order_date}.",
-    "Okay, thanks. I ordered it on {order_date}.",
-    "It's the one from {order_date}, the {product}.",
+    "Yes, that's the one.",
+    "Yes, the {product} from {order_date}.",
+    "Correct, that's the order.",
+    "Yes, exactly.",
 )
-CHAT_THANKS = (
-    "Thank you so much!",
-    "Great, thanks for your help.",
-    "Okay, thank you.",
-    "Perfect, appreciate it.",
-)
-CHAT_ENDINGS = (
-    "You're welcome, {first}! Have a great day.",
-    "Happy to help. Thanks for chatting with Shoes & Clothings!",
-    "Glad I could help, {first}. Take care!",
-)
+CHAT_REACTIONS = {
+    PENDING: (
+        "Okay, I will wait to hear from you.",
+        "Alright, thanks for checking.",
+        "Okay, thanks for looking into it.",
+    ),
+    DECLINES: (
+        "Oh, that is a shame. Okay, I understand.",
+        "I see. Thanks for explaining anyway.",
+        "Hm, okay. I understand.",
+    ),
+    SETTLES: (
+        "Thank you so much!",
+        "Great, thanks for your help.",
+        "Okay, thank you.",
+        "Perfect, appreciate it.",
+    ),
+}
+CHAT_PROVIDES = {
+    "photos": (
+        "Sure, I have just uploaded them here.",
+        "Okay, uploading the photos now. Done!",
+    ),
+    "order": (
+        "Sure, I have just pasted the order number from my confirmation email.",
+        "Of course, here is the confirmation email for the order from {order_date}.",
+    ),
+}
+CHAT_ENDINGS = {
+    ASKS: (
+        "Thank you, that is everything I need for now; it is on case {case_number}. We will follow up by email, {first}.",
+        "Got it, thanks! I have added everything to case {case_number}, and you will hear from us by email.",
+    ),
+    PENDING: (
+        "Thanks for your patience, {first}. We will be in touch by email.",
+        "You're welcome, {first}. I will keep you posted on case {case_number}.",
+    ),
+    DECLINES: (
+        "I am sorry I could not do more today, {first}. Thanks for chatting with Shoes & Clothings.",
+        "I understand, {first}. Thank you for your patience, and take care.",
+    ),
+    SETTLES: (
+        "You're welcome, {first}! Have a great day.",
+        "Happy to help. Thanks for chatting with Shoes & Clothings!",
+        "Glad I could help, {first}. Take care!",
+    ),
+}
+"""The agent's last chat line, by what the policy line asked or settled."""
