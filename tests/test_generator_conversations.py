@@ -287,3 +287,30 @@ def test_a_planted_breach_is_one_agent_line_of_the_cases_issue_and_clean_cases_h
         assert len(breaches) == 1, (case_id, breaches)
         (m, group), issue = breaches[0], thread.case["IssueId__c"]
         assert m.by_agent and group == issue_index.index(issue) and policy_of[violations[case_id]] == issue
+
+
+def test_a_breach_that_states_the_orders_age_is_true_of_the_case(dataset):
+    """ "It has been N days since delivery" / "Your purchase is N months old" match the order's real age
+    and are past the policy's limit, so a reader can check the breach against the dates."""
+    sf = crmarena_sf.connect(org=str(dataset))
+    ordered = {
+        r["Id"]: dt.date.fromisoformat(r["Order"]["EffectiveDate"])
+        for r in sf.query_all("SELECT Id, Order.EffectiveDate FROM OrderItem")["records"]
+    }
+    created = {
+        r["Id"]: (_when(r["CreatedDate"]).date() - ordered[r["OrderItemId__c"]]).days
+        for r in sf.query_all("SELECT Id, CreatedDate, OrderItemId__c FROM Case")["records"]
+    }
+    texts = [
+        (e["ParentId"], e["TextBody"])
+        for e in sf.query_all("SELECT ParentId, TextBody FROM EmailMessage WHERE Incoming = false")["records"]
+    ]
+    texts += [
+        (c["CaseId"], c["Body"])
+        for c in sf.query_all("SELECT CaseId, Body FROM LiveChatTranscript")["records"]
+    ]
+    for case, text in texts:
+        for days in re.findall(r"It has been (\d+) days since delivery", text):
+            assert 14 < int(days) <= created[case], (case, days, created[case])
+        for months in re.findall(r"Your purchase is (\d+) months old", text):
+            assert int(months) > 12 and int(months) * 30 <= created[case], (case, months, created[case])

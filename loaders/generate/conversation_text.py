@@ -175,6 +175,16 @@ ORDER_AGE = {
 case. Delivery follows the order by up to about 9 days, so "within 30 days of delivery" is
 true at most 30 days after the order and "outside the 30-day window" only after 40."""
 
+BREACH_AGE = {
+    VIOLATIONS[1][0]: 40,
+    VIOLATIONS[2][2]: 24,
+    VIOLATIONS[3][1]: 70,
+    VIOLATIONS[7][0]: 400,
+}
+"""Breach lines that state the order's age (``{days}`` since delivery, ``{months}`` old): the
+least order age, in days, at which the statement is both true and past the policy's limit
+(30 days for returns, 14 for damage reports, 60 for size exchanges, a year of warranty)."""
+
 
 def policy_kind(line: str) -> str:
     """ASKS, PENDING, DECLINES or SETTLES for a policy line template (every breach settles the matter)."""

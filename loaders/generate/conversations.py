@@ -86,8 +86,9 @@ def _slots(ctx: Context, rnd, k: int) -> dict:
         "case_number": str(first + k).zfill(digits),
         "first": customers.first[c],
         "product": catalog.names[cases.product[k]],
-        "days": rnd.randint(35, 120),
-        "months": rnd.randint(13, 30),
+        # The order's real age: a breach line that states it must be true of the case (BREACH_AGE).
+        "days": max((cases.created[k].date() - order_date).days - 5, 0),
+        "months": (cases.created[k].date() - order_date).days // 30,
         "amount": f"{rnd.randint(10, 80)}.00",
         "points": rnd.randrange(500, 5000, 250),
         "order_date": f"{order_date:%B} {order_date.day}, {order_date.year}",
@@ -104,7 +105,7 @@ def _policy_line(rnd, issue: int, breach: bool, order_age: int, description: str
     fulfils them all.
     """
     if breach:
-        return rnd.choice(talk.VIOLATIONS[issue % len(talk.VIOLATIONS)])
+        return _breach_line(rnd, issue, order_age)
     lines = talk.COMPLIANT[issue % len(talk.COMPLIANT)]
     photos_sent = _mentions_photos(description)
     lowered = description.lower()
@@ -123,6 +124,13 @@ def _policy_line(rnd, issue: int, breach: bool, order_age: int, description: str
         if answerable or group:
             return rnd.choice(answerable or group)
     return rnd.choice(lines)
+
+
+def _breach_line(rnd, issue: int, order_age: int) -> str:
+    """A statement breaking the issue's policy; one that states the order's age only where it is true."""
+    lines = talk.VIOLATIONS[issue % len(talk.VIOLATIONS)]
+    true = [line for line in lines if order_age >= talk.BREACH_AGE.get(line, 0)]
+    return rnd.choice(true or [line for line in lines if line not in talk.BREACH_AGE])
 
 
 def _fits_age(line: str, order_age: int) -> bool:
@@ -291,9 +299,7 @@ class _Thread:
         if i == 0:
             opening = talk.CHAT_FOLLOW_UP_OPENINGS
             if breach:
-                middle = self.say(
-                    rnd.choice(talk.VIOLATIONS[self.cases.issue[self.k] % len(talk.VIOLATIONS)])
-                )
+                middle = self.say(_breach_line(rnd, self.cases.issue[self.k], self.order_age))
                 self.matter, self.last = talk.SETTLES, ("policy", talk.SETTLES)
             else:
                 middle = self.say(rnd.choice(talk.CHAT_RECAPS[self.matter]))
