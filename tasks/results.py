@@ -25,6 +25,8 @@ class EpisodeResult:
     reward: float
     trajectory: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
+    turns: int | None = None
+    usage: dict[str, int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -35,9 +37,24 @@ class EpisodeResult:
             "reward": self.reward,
             "trajectory": self.trajectory,
         }
-        if self.error is not None:
-            out["error"] = self.error
+        for key in ("error", "turns", "usage"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
         return out
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> EpisodeResult:
+        return cls(
+            raw["idx"],
+            raw["task"],
+            raw.get("answer"),
+            raw.get("gold"),
+            float(raw["reward"]),
+            raw.get("trajectory") or [],
+            raw.get("error"),
+            raw.get("turns"),
+            raw.get("usage"),
+        )
 
 
 @dataclass
@@ -61,14 +78,34 @@ class Results:
     def overall(self) -> float:
         return overall(self.scores)
 
-    def to_json(self) -> dict[str, Any]:
+    @property
+    def usage(self) -> dict[str, Any] | None:
+        """Prompt and completion tokens in total and per task (None when no episode used a model)."""
+        used = [e for e in self.episodes if e.usage]
+        if not used:
+            return None
+        by_task: dict[str, dict[str, int]] = {}
+        for e in sorted(used, key=lambda e: e.idx):
+            sums = by_task.setdefault(e.task, {"prompt_tokens": 0, "completion_tokens": 0})
+            for key in sums:
+                sums[key] += e.usage.get(key, 0)
         return {
+            "prompt_tokens": sum(t["prompt_tokens"] for t in by_task.values()),
+            "completion_tokens": sum(t["completion_tokens"] for t in by_task.values()),
+            "by_task": {task: by_task[task] for task in FAMILIES if task in by_task},
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        out = {
             "overall": self.overall,
             "scores": self.scores,
             "counts": self.counts,
             "settings": self.settings,
-            "episodes": [e.to_json() for e in sorted(self.episodes, key=lambda e: e.idx)],
         }
+        if self.usage is not None:
+            out["usage"] = self.usage
+        out["episodes"] = [e.to_json() for e in sorted(self.episodes, key=lambda e: e.idx)]
+        return out
 
     def write(self, path: str | Path) -> Path:
         """Write results.json atomically (an interrupted write leaves the old file, or none)."""

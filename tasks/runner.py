@@ -1,77 +1,120 @@
-"""Running an agent over a task set: each episode on its own fork of the org, scored as it ends.
+"""Running an agent over a task set: in order, on threads, on worker processes or on Ray; resumable.
 
-On the emulator the org is resolved once (a template) and every episode gets a
-copy-on-write fork of it, closed when the episode ends, so an agent that writes cannot
-disturb the next episode. On a real org there is nothing to fork: every episode shares the
-one connection, and an agent that writes changes the org for later episodes (the results'
-settings say which backend ran). An episode whose agent raises scores 0 and keeps the error.
+Each episode runs on its own fork of the org (:class:`tasks.episode_runner.EpisodeRunner`).
+``workers`` episodes run at once: on threads (LLM agents wait on the network, so threads
+suffice) or on ``parallel="processes"`` (each process opens the org itself, for CPU-bound
+agents), or as Ray tasks on a cluster (:mod:`tasks.ray_runner`). With an
+:class:`~tasks.episode_log.EpisodeLog`, finished episodes are appended as they end and
+episodes already in the log are skipped, so an interrupted run resumes.
 """
 
 from __future__ import annotations
 
+import concurrent.futures as futures
+import multiprocessing
 from collections.abc import Callable
 from typing import Any
 
-from tasks.agents.base import Agent
+from tasks.agents import AgentSpec
+from tasks.episode_log import EpisodeLog
+from tasks.episode_runner import EpisodeRunner
 from tasks.records import TaskRecord
 from tasks.results import EpisodeResult, Results
-from tasks.scoring import reward
+
+PARALLEL = ("threads", "processes")
 
 
 def run_benchmark(
     tasks: list[TaskRecord],
-    agent: Agent,
+    agent: Any,
     *,
     org: Any = "crmarena",
     backend: str = "emulator",
     connect_options: dict[str, Any] | None = None,
     on_episode: Callable[[EpisodeResult], None] | None = None,
+    workers: int = 1,
+    parallel: str = "threads",
+    ray: bool = False,
+    ray_address: str | None = None,
+    log: EpisodeLog | None = None,
+    fresh: bool = False,
 ) -> Results:
-    """Run ``agent`` on every task and score it (``on_episode`` sees each result as it ends)."""
-    from crmarena_sf.connect import connect
+    """Run ``agent`` (an agent, or an :class:`AgentSpec`) on every task and score it.
 
-    options = dict(connect_options or {})
-    episodes: list[EpisodeResult] = []
-    settings = {**agent.settings(), "backend": backend, "tasks": len(tasks)}
-    if backend == "emulator":
-        from crmarena_sf.orgs import resolve_org
+    ``on_episode`` sees each result as it ends (episodes skipped from ``log`` included first).
+    """
+    if parallel not in PARALLEL:
+        raise ValueError(f"parallel must be one of {', '.join(PARALLEL)}, not {parallel!r}")
+    if workers < 1:
+        raise ValueError(f"workers must be 1 or more, not {workers}")
+    built = agent.build() if isinstance(agent, AgentSpec) else agent
+    settings = {**built.settings(), "backend": backend, "tasks": len(tasks)}
+    settings["org"] = org if isinstance(org, str) and backend == "emulator" else None
+    done = log.open(fresh) if log else {}
+    results = [done[t.idx] for t in tasks if t.idx in done]
+    todo = [t for t in tasks if t.idx not in done]
 
-        template = resolve_org(org)
-        settings["org"] = org if isinstance(org, str) else None
-        try:
-            for task in tasks:
-                fork = template.fork()
-                try:
-                    episodes.append(_episode(agent, task, connect(org=fork, **options), on_episode))
-                finally:
-                    fork.close()
-        finally:
-            if template is not org:  # resolved here from a name: ours to close
-                template.close()
-    elif backend == "salesforce":
-        sf = connect(backend="salesforce", **options)
-        for task in tasks:
-            episodes.append(_episode(agent, task, sf, on_episode))
-    else:
-        raise ValueError(f"unknown backend {backend!r}; expected 'emulator' or 'salesforce'")
-    return Results(settings, episodes)
+    def finished(result: EpisodeResult) -> None:
+        results.append(result)
+        if log:
+            log.append(result)
+        if on_episode:
+            on_episode(result)
 
-
-def _episode(agent: Agent, task: TaskRecord, sf: Any, on_episode) -> EpisodeResult:
-    try:
-        outcome = agent.run(task, sf)
-        result = EpisodeResult(
-            task.idx,
-            task.task,
-            outcome.answer,
-            task.answer,
-            reward(task.reward_metric, outcome.answer, task.answer),
-            outcome.trajectory,
-        )
-    except Exception as exc:  # an agent's failure is the episode's result, not the run's end
-        result = EpisodeResult(
-            task.idx, task.task, None, task.answer, 0.0, [], f"{type(exc).__name__}: {exc}"
-        )
     if on_episode:
-        on_episode(result)
-    return result
+        for result in results:
+            on_episode(result)
+    try:
+        if ray:
+            from tasks.ray_runner import run_on_ray
+
+            run_on_ray(todo, _spec(agent, "Ray"), org, backend, connect_options, ray_address, finished)
+        elif parallel == "processes" and workers > 1:
+            _run_processes(
+                todo, _spec(agent, "worker processes"), org, backend, connect_options, workers, finished
+            )
+        else:
+            runner = EpisodeRunner(built, org, backend, connect_options)
+            try:
+                if workers == 1:
+                    for task in todo:
+                        finished(runner.run(task))
+                else:
+                    with futures.ThreadPoolExecutor(workers) as pool:
+                        for future in futures.as_completed([pool.submit(runner.run, t) for t in todo]):
+                            finished(future.result())
+            finally:
+                runner.close()
+    finally:
+        if log:
+            log.close()
+    return Results(settings, results)
+
+
+def _spec(agent: Any, where: str) -> AgentSpec:
+    if not isinstance(agent, AgentSpec):
+        raise ValueError(f"{where} need an AgentSpec (name and options) to build the agent themselves")
+    return agent
+
+
+_worker: EpisodeRunner | None = None
+
+
+def _start_worker(spec: AgentSpec, org: Any, backend: str, connect_options) -> None:
+    global _worker
+    _worker = EpisodeRunner(spec.build(), org, backend, connect_options)
+
+
+def _run_in_worker(task: TaskRecord) -> EpisodeResult:
+    return _worker.run(task)
+
+
+def _run_processes(todo, spec: AgentSpec, org, backend, connect_options, workers: int, finished) -> None:
+    if not isinstance(org, str):
+        raise ValueError("worker processes open the org themselves: give it by name or path")
+    context = multiprocessing.get_context("spawn")  # forked DuckDB connections are not safe to share
+    with futures.ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_worker, initargs=(spec, org, backend, connect_options)
+    ) as pool:
+        for future in futures.as_completed([pool.submit(_run_in_worker, t) for t in todo]):
+            finished(future.result())

@@ -1,9 +1,11 @@
-"""``crmarena-sf run --agent NAME [--tasks FILE] [--org ORG] [--backend B] --out results.json``: the benchmark.
+"""``crmarena-sf run --agent NAME [--model M] [--tasks FILE] [--org ORG] [--workers N] --out results.json``: the benchmark.
 
 Runs an agent on every task, each episode on its own fork of the org, and writes
-``results.json`` (overall score, per-task scores, settings and every episode with its
-trajectory); prints the per-task table. Without ``--tasks`` it first builds the org's
-default task set (``--per-task``, ``--seed``), exactly as ``crmarena-sf tasks build`` would.
+results.json (overall score, per-task scores, settings, token usage and every episode with
+its trajectory); prints the per-task table. Without --tasks it first builds the org's
+default task set (--per-task, --seed), exactly as "crmarena-sf tasks build" would. Finished
+episodes are appended to results.episodes.jsonl beside --out as they end: the same command
+after an interruption resumes and skips them (--fresh starts over).
 """
 
 from __future__ import annotations
@@ -21,6 +23,15 @@ def register(subparsers) -> None:
         description="Run an agent on the CRMArena tasks, each episode on its own fork of the org, and score it.",
     )
     run.add_argument("--agent", required=True, choices=list(AGENTS), help="the agent to run")
+    run.add_argument("--model", metavar="M", help="LLM agents: the model, as the endpoint names it")
+    run.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="LLM agents: an OpenAI-compatible endpoint (default: OpenAI; the key comes from OPENAI_API_KEY)",
+    )
+    run.add_argument(
+        "--max-turns", type=positive_int, default=20, metavar="N", help="LLM agents: turns (default 20)"
+    )
     run.add_argument(
         "--tasks",
         metavar="FILE",
@@ -33,11 +44,31 @@ def register(subparsers) -> None:
     run.add_argument(
         "--seed", type=non_negative_int, default=0, metavar="S", help="without --tasks: random seed"
     )
+    run.add_argument("--limit", type=positive_int, metavar="K", help="run only the first K tasks")
+    run.add_argument(
+        "--workers", type=positive_int, default=1, metavar="N", help="episodes at once (default 1)"
+    )
+    run.add_argument(
+        "--parallel",
+        choices=("threads", "processes"),
+        default="threads",
+        help="how --workers run: threads (default; LLM agents) or processes (CPU-bound agents)",
+    )
+    run.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="run episodes as Ray tasks: on a local Ray, or the cluster at ADDRESS (needs pip install -e '.[ray]')",
+    )
     run.add_argument(
         "--out",
         default="results.json",
         metavar="FILE",
         help="where to write the results (default: results.json)",
+    )
+    run.add_argument(
+        "--fresh", action="store_true", help="ignore the episode log of an earlier run and start over"
     )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(func=run_benchmark_command)
@@ -47,19 +78,20 @@ def run_benchmark_command(args) -> int:
     from crmarena_sf.cli.cmd_tasks import build_with_progress
     from crmarena_sf.connect import connect
     from loaders.progress import progress_bar
-    from tasks.agents import make_agent
+    from tasks.agents import AgentSpec
     from tasks.build import build_tasks
+    from tasks.episode_log import EpisodeLog, EpisodeLogMismatch, log_path, tasks_digest
     from tasks.records import TaskFileError, load_tasks
     from tasks.runner import run_benchmark
 
-    agent = make_agent(args.agent)
+    spec = _agent_spec(args, AgentSpec)
     tasks = None
     if args.tasks:
         try:
             tasks = load_tasks(args.tasks)
         except TaskFileError as exc:
             raise CliError(str(exc)) from None
-    # The org is resolved once: task building and every episode's fork start from it.
+    # The org is resolved once: task building and (in this process) every episode's fork start from it.
     org = _resolve(args.org) if args.backend == "emulator" else None
     if tasks is None:
         fork = org.fork() if org is not None else None
@@ -74,6 +106,19 @@ def run_benchmark_command(args) -> int:
                 f"the reference agent solves tasks from their params, and {len(missing)} task(s) have none "
                 f"(first idx {missing[0]}); official task files carry no params: run an LLM agent on them"
             )
+    digest = tasks_digest(tasks)
+    if args.limit:
+        tasks = tasks[: args.limit]
+    run_key = {
+        **{k: v for k, v in spec.options.items() if k != "api_key"},
+        "agent": spec.name,
+        "backend": args.backend,
+        "org": args.org,
+        "tasks": digest,
+    }
+    log = EpisodeLog(log_path(args.out), run_key)
+    # Worker processes and Ray workers open the org themselves, by name or path.
+    where = args.org if (args.parallel == "processes" and args.workers > 1) or args.ray is not None else org
     done = {"n": 0, "reward": 0.0}
     with progress_bar(len(tasks), f"running {args.agent}", enabled=not args.quiet) as bar:
 
@@ -83,25 +128,53 @@ def run_benchmark_command(args) -> int:
             bar.set_postfix_str(f"mean reward {100 * done['reward'] / done['n']:.1f}")
             bar.update(1)
 
-        results = run_benchmark(
-            tasks,
-            agent,
-            org=org if org is not None else args.org,
-            backend=args.backend,
-            on_episode=on_episode,
-        )
+        try:
+            results = run_benchmark(
+                tasks,
+                spec,
+                org=where if where is not None else args.org,
+                backend=args.backend,
+                on_episode=on_episode,
+                workers=args.workers,
+                parallel=args.parallel,
+                ray=args.ray is not None,
+                ray_address=args.ray or None,
+                log=log,
+                fresh=args.fresh,
+            )
+        except EpisodeLogMismatch as exc:
+            raise CliError(str(exc)) from None
+        except RuntimeError as exc:
+            if "--ray needs Ray" in str(exc):
+                raise CliError(str(exc)) from None
+            raise
     results.settings.update(
         {
             "org": args.org if args.backend == "emulator" else None,
             "tasks_file": args.tasks,
             "per_task": None if args.tasks else args.per_task,
             "seed": None if args.tasks else args.seed,
+            "limit": args.limit,
+            "workers": args.workers,
         }
     )
     results.write(args.out)
     print(results.table())
     print(f"results: {args.out}")
     return 0
+
+
+def _agent_spec(args, AgentSpec):
+    from tasks.agents import LLM_AGENTS
+
+    if args.agent in LLM_AGENTS:
+        if not args.model:
+            raise CliError(f"the {args.agent} agent needs --model (the model's name at the endpoint)")
+        options = {"model": args.model, "base_url": args.base_url, "max_turns": args.max_turns}
+        return AgentSpec(args.agent, options)
+    if args.model or args.base_url:
+        raise CliError("--model and --base-url are for LLM agents (function-calling, react, act)")
+    return AgentSpec(args.agent)
 
 
 def _resolve(name: str):

@@ -22,6 +22,10 @@ class AgentError(RuntimeError):
 class EpisodeOutcome:
     answer: str | None
     trajectory: list[dict[str, Any]] = field(default_factory=list)
+    turns: int | None = None
+    """Model calls the episode took (None for agents without a model)."""
+    usage: dict[str, int] | None = None
+    """``{prompt_tokens, completion_tokens}`` of the episode (None for agents without a model)."""
 
 
 class Agent(Protocol):

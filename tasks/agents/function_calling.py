@@ -1,0 +1,87 @@
+"""The function-calling agent: the model calls CRMArena's 27 tools natively until it calls ``respond``.
+
+This is CRMArena's ``tool_call_flex`` setting: all 27 tools (the helpers, free-form SOQL and
+SOSL, respond) with the schema in the system prompt. Several tool calls in one reply are run
+in order; a reply with no tool call, an unknown tool or arguments that are not JSON is
+answered with an error observation and costs its turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tasks.agents.llm import ChatModel
+from tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Episode, clip
+from tasks.agents.prompts import system_prompt, task_message
+from tasks.org_client import OrgClient
+from tasks.records import TaskRecord
+from tasks.tools import call_tool
+from tasks.tools.schemas import TOOL_SCHEMAS
+
+NO_TOOL_CALL = "Error: reply with a tool call; when you know the answer, call respond with it."
+
+
+class FunctionCallingAgent:
+    name = "function-calling"
+
+    def __init__(
+        self, model: ChatModel, max_turns: int = MAX_TURNS, max_observation: int = MAX_OBSERVATION
+    ) -> None:
+        self.model, self.max_turns, self.max_observation = model, max_turns, max_observation
+
+    def settings(self) -> dict[str, Any]:
+        return {"agent": self.name, **self.model.settings(), "max_turns": self.max_turns}
+
+    def run(self, task: TaskRecord, sf: Any):
+        client = OrgClient(sf)
+        episode = Episode(
+            self.model,
+            [
+                {"role": "system", "content": system_prompt(self.name)},
+                {"role": "user", "content": task_message(task)},
+            ],
+            self.max_turns,
+        )
+        while episode.turns_left():
+            reply = episode.ask(TOOL_SCHEMAS)
+            calls = list(getattr(reply, "tool_calls", None) or [])
+            content = getattr(reply, "content", None)
+            if content:
+                episode.trajectory.append({"action": "model", "content": content})
+            if not calls:
+                episode.messages += [
+                    {"role": "assistant", "content": content or ""},
+                    {"role": "user", "content": NO_TOOL_CALL},
+                ]
+                episode.trajectory.append({"action": "error", "message": NO_TOOL_CALL})
+                continue
+            episode.messages.append(
+                {
+                    "role": "assistant",
+                    "content": content,
+                    "tool_calls": [
+                        {
+                            "id": c.id,
+                            "type": "function",
+                            "function": {"name": c.function.name, "arguments": c.function.arguments},
+                        }
+                        for c in calls
+                    ],
+                }
+            )
+            for call in calls:
+                result = call_tool(client, call.function.name, call.function.arguments)
+                observation = clip(result.observation, self.max_observation)
+                episode.trajectory.append(
+                    {
+                        "action": "tool",
+                        "name": call.function.name,
+                        "arguments": call.function.arguments,
+                        "observation": observation,
+                    }
+                )
+                episode.messages.append({"role": "tool", "tool_call_id": call.id, "content": observation})
+                if result.final:
+                    episode.respond(result.value)
+                    break
+        return episode.outcome()

@@ -1,0 +1,69 @@
+"""The Act and ReAct agents: the model writes ``<execute>query</execute>`` or ``<respond>answer</respond>``.
+
+CRMArena's ``act`` and ``react`` settings (ReAct adds a ``<thought>`` before each action).
+An ``execute`` runs SOQL or SOSL as CRMArena's connector does and the model reads
+``Salesforce instance output: [...]`` (:mod:`tasks.observation`). A reply without exactly
+one action gets an error observation and costs its turn.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tasks.agents.llm import ChatModel
+from tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Episode, clip
+from tasks.agents.prompts import system_prompt, task_message
+from tasks.observation import observation, run_query
+from tasks.records import TaskRecord
+
+ACTION = re.compile(r"<(execute|respond)>(.*?)</\1>", re.DOTALL)
+THOUGHT = re.compile(r"<thought>(.*?)</thought>", re.DOTALL)
+NO_ACTION = (
+    "Error: your reply must hold exactly one action, <execute>...</execute> or <respond>...</respond>."
+)
+
+
+class TextActionAgent:
+    """``act`` (actions only) or ``react`` (a thought, then an action)."""
+
+    def __init__(
+        self, style: str, model: ChatModel, max_turns: int = MAX_TURNS, max_observation: int = MAX_OBSERVATION
+    ) -> None:
+        if style not in ("act", "react"):
+            raise ValueError(f"style must be 'act' or 'react', not {style!r}")
+        self.name, self.model, self.max_turns, self.max_observation = style, model, max_turns, max_observation
+
+    def settings(self) -> dict[str, Any]:
+        return {"agent": self.name, **self.model.settings(), "max_turns": self.max_turns}
+
+    def run(self, task: TaskRecord, sf: Any):
+        episode = Episode(
+            self.model,
+            [
+                {"role": "system", "content": system_prompt(self.name)},
+                {"role": "user", "content": task_message(task)},
+            ],
+            self.max_turns,
+        )
+        while episode.turns_left():
+            reply = episode.ask()
+            text = (getattr(reply, "content", None) or "").strip()
+            episode.messages.append({"role": "assistant", "content": text})
+            thought = THOUGHT.search(text)
+            if thought:
+                episode.trajectory.append({"action": "think", "content": thought[1].strip()})
+            actions = ACTION.findall(text)
+            if len(actions) != 1:
+                episode.trajectory.append({"action": "error", "message": NO_ACTION, "reply": text})
+                episode.messages.append({"role": "user", "content": NO_ACTION})
+                continue
+            kind, body = actions[0]
+            body = body.strip()
+            if kind == "respond":
+                episode.respond(body)
+                break
+            seen = clip(observation(run_query(sf, body)), self.max_observation)
+            episode.trajectory.append({"action": "execute", "query": body, "observation": seen})
+            episode.messages.append({"role": "user", "content": seen})
+        return episode.outcome()

@@ -1,0 +1,94 @@
+"""The episode log: one JSON line per finished episode, so an interrupted run resumes where it stopped.
+
+``results.json`` is written at the end; ``results.episodes.jsonl`` beside it grows as episodes
+finish (each line flushed to disk). Its first line says which run it belongs to (agent
+settings, backend, org and a digest of the task set); running the same command again skips
+the episodes it holds. A log of another run is refused, not mixed in: ``fresh=True`` starts
+over. A line cut short by a kill is ignored (that episode runs again).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from tasks.records import TaskRecord
+from tasks.results import EpisodeResult
+
+KIND = "crmarena-sf episode log"
+
+
+class EpisodeLogMismatch(ValueError):
+    """The log beside --out belongs to another run."""
+
+
+def log_path(results_path: str | Path) -> Path:
+    path = Path(results_path)
+    return path.with_name(path.stem + ".episodes.jsonl")
+
+
+def tasks_digest(tasks: list[TaskRecord]) -> str:
+    digest = hashlib.sha256()
+    for task in sorted(tasks, key=lambda t: t.idx):
+        digest.update(json.dumps([task.idx, task.task, task.query, task.answer], ensure_ascii=False).encode())
+    return digest.hexdigest()[:16]
+
+
+class EpisodeLog:
+    def __init__(self, path: str | Path, run: dict[str, Any]) -> None:
+        self.path = Path(path)
+        self.run = run
+        self._file = None
+
+    def open(self, fresh: bool = False) -> dict[int, EpisodeResult]:
+        """Episodes already done (empty for a new or ``fresh`` log); the log is then ready to append."""
+        done: dict[int, EpisodeResult] = {}
+        if self.path.exists() and not fresh:
+            lines = self.path.read_text(encoding="utf-8").splitlines()
+            header = _parse(lines[0]) if lines else None
+            if not header or header.get("kind") != KIND:
+                raise EpisodeLogMismatch(
+                    f"{self.path} is not an episode log; move it away or choose another --out"
+                )
+            if header.get("run") != self.run:
+                raise EpisodeLogMismatch(
+                    f"{self.path} holds episodes of another run (a different agent, model, org or task set); "
+                    "use --fresh to start over, or another --out"
+                )
+            for line in lines[1:]:
+                raw = _parse(line)
+                if raw is not None:
+                    result = EpisodeResult.from_json(raw)
+                    done[result.idx] = result
+            self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+            if lines and not self.path.read_text(encoding="utf-8").endswith("\n"):
+                self._file.write("\n")  # after a line cut short by a kill
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
+            self._write({"kind": KIND, "run": self.run})
+        return done
+
+    def append(self, result: EpisodeResult) -> None:
+        self._write(result.to_json())
+
+    def _write(self, raw: dict[str, Any]) -> None:
+        self._file.write(json.dumps(raw, ensure_ascii=False) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def _parse(line: str) -> dict | None:
+    try:
+        raw = json.loads(line)
+    except json.JSONDecodeError:
+        return None
+    return raw if isinstance(raw, dict) else None

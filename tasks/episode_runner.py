@@ -1,0 +1,78 @@
+"""One process's episodes: an org template resolved once, a private fork per episode, the answer scored.
+
+On the emulator every episode gets a copy-on-write fork of the template, closed when the
+episode ends, so an agent that writes cannot disturb another episode. On a real org there
+is nothing to fork: episodes share one connection, and an agent that writes changes the org
+for later episodes (results.json's settings say which backend ran). An episode whose agent
+raises scores 0 and keeps the error; the run goes on.
+
+The same class serves the threads of one process (it is thread-safe), worker processes and
+Ray workers (each builds its own from the spec: org name or path, backend, agent spec).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from tasks.records import TaskRecord
+from tasks.results import EpisodeResult
+from tasks.scoring import reward
+
+
+class EpisodeRunner:
+    def __init__(
+        self, agent: Any, org: Any = "crmarena", backend: str = "emulator", connect_options=None
+    ) -> None:
+        if backend not in ("emulator", "salesforce"):
+            raise ValueError(f"unknown backend {backend!r}; expected 'emulator' or 'salesforce'")
+        self.agent, self.org, self.backend = agent, org, backend
+        self.connect_options = dict(connect_options or {})
+        self._template = None
+        self._owns_template = False
+        self._sf = None
+        self._lock = threading.Lock()
+
+    def _connection(self):
+        """A client for one episode, and the fork to close after it (None on a real org)."""
+        from crmarena_sf.connect import connect
+
+        with self._lock:
+            if self.backend == "salesforce":
+                if self._sf is None:
+                    self._sf = connect(backend="salesforce", **self.connect_options)
+                return self._sf, None
+            if self._template is None:
+                from crmarena_sf.orgs import resolve_org
+
+                self._template = resolve_org(self.org)
+                self._owns_template = self._template is not self.org
+            fork = self._template.fork()
+        return connect(org=fork, **self.connect_options), fork
+
+    def run(self, task: TaskRecord) -> EpisodeResult:
+        sf, fork = self._connection()
+        try:
+            outcome = self.agent.run(task, sf)
+            return EpisodeResult(
+                task.idx,
+                task.task,
+                outcome.answer,
+                task.answer,
+                reward(task.reward_metric, outcome.answer, task.answer),
+                outcome.trajectory,
+                turns=outcome.turns,
+                usage=outcome.usage,
+            )
+        except Exception as exc:  # an agent's failure is the episode's result, not the run's end
+            return EpisodeResult(
+                task.idx, task.task, None, task.answer, 0.0, [], f"{type(exc).__name__}: {exc}"
+            )
+        finally:
+            if fork is not None:
+                fork.close()
+
+    def close(self) -> None:
+        if self._template is not None and self._owns_template:
+            self._template.close()
+        self._template = None
