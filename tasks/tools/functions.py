@@ -146,9 +146,12 @@ def get_cases(
         ("IssueId__c", issue_ids, "issue_ids"),
         ("Status", statuses, "statuses"),
     ):
+        if values is None:
+            continue  # no filter; an empty list filters everything out
         chosen = _ids(values, name)
-        if chosen:
-            where.append(f"{field} IN {quote_list(chosen)}")
+        if not chosen:
+            return []
+        where.append(f"{field} IN {quote_list(chosen)}")
     return client.query(
         f"SELECT OwnerId, CreatedDate, ClosedDate, AccountId FROM Case WHERE {' AND '.join(where)}"
     )
@@ -175,8 +178,9 @@ def get_agent_transferred_cases_by_period(
         f"AND OldValue__c != NULL AND {_window(start_date, end_date)} GROUP BY OldValue__c"
     )
     counts = {r["OldValue__c"]: r["n"] for r in rows}
-    agents = _ids(qualified_agent_ids, "qualified_agent_ids")
-    return {a: counts.get(a, 0) for a in agents} if agents else counts
+    if qualified_agent_ids is None:
+        return counts
+    return {a: counts.get(a, 0) for a in _ids(qualified_agent_ids, "qualified_agent_ids")}
 
 
 def get_shipping_state(client: OrgClient, cases: list) -> list[dict]:
