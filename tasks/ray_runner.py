@@ -26,8 +26,8 @@ def _episode(spec: tuple, raw_task: dict) -> dict:
     key = repr(spec)
     runner = _runners.get(key)
     if runner is None:
-        agent_spec, org, backend, connect_options = spec
-        runner = _runners[key] = EpisodeRunner(agent_spec.build(), org, backend, connect_options)
+        agent_spec, org, backend, connect_options, judge = spec
+        runner = _runners[key] = EpisodeRunner(agent_spec.build(), org, backend, connect_options, judge)
     return runner.run(from_json(raw_task)).to_json()
 
 
@@ -39,6 +39,7 @@ def run_on_ray(
     connect_options,
     address: str | None,
     finished,
+    judge=None,
 ) -> None:
     try:
         import ray
@@ -58,7 +59,7 @@ def run_on_ray(
         ray.init(address=address, runtime_env={"env_vars": env} if env else None, logging_level="ERROR")
     try:
         remote = ray.remote(_episode)
-        shared = ray.put((spec, org, backend, connect_options))
+        shared = ray.put((spec, org, backend, connect_options, judge))
         pending = [remote.remote(shared, task.to_json()) for task in todo]
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)

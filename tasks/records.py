@@ -17,7 +17,7 @@ from typing import Any
 
 from tasks.families import FAMILIES, RAW_NAMES
 
-METRICS = ("exact_match", "fuzzy_match")
+METRICS = ("exact_match", "fuzzy_match", "privacy_rejection")
 
 
 class TaskFileError(ValueError):

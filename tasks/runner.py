@@ -38,6 +38,7 @@ def run_benchmark(
     ray_address: str | None = None,
     log: EpisodeLog | None = None,
     fresh: bool = False,
+    judge: Any = None,
 ) -> Results:
     """Run ``agent`` (an agent, or an :class:`AgentSpec`) on every task and score it.
 
@@ -68,13 +69,13 @@ def run_benchmark(
         if ray:
             from tasks.ray_runner import run_on_ray
 
-            run_on_ray(todo, _spec(agent, "Ray"), org, backend, connect_options, ray_address, finished)
+            spec = _spec(agent, "Ray")
+            run_on_ray(todo, spec, org, backend, connect_options, ray_address, finished, judge)
         elif parallel == "processes" and workers > 1:
-            _run_processes(
-                todo, _spec(agent, "worker processes"), org, backend, connect_options, workers, finished
-            )
+            spec = _spec(agent, "worker processes")
+            _run_processes(todo, spec, org, backend, connect_options, workers, finished, judge)
         else:
-            runner = EpisodeRunner(built, org, backend, connect_options)
+            runner = EpisodeRunner(built, org, backend, connect_options, judge)
             try:
                 if workers == 1:
                     for task in todo:
@@ -100,21 +101,26 @@ def _spec(agent: Any, where: str) -> AgentSpec:
 _worker: EpisodeRunner | None = None
 
 
-def _start_worker(spec: AgentSpec, org: Any, backend: str, connect_options) -> None:
+def _start_worker(spec: AgentSpec, org: Any, backend: str, connect_options, judge) -> None:
     global _worker
-    _worker = EpisodeRunner(spec.build(), org, backend, connect_options)
+    _worker = EpisodeRunner(spec.build(), org, backend, connect_options, judge)
 
 
 def _run_in_worker(task: TaskRecord) -> EpisodeResult:
     return _worker.run(task)
 
 
-def _run_processes(todo, spec: AgentSpec, org, backend, connect_options, workers: int, finished) -> None:
+def _run_processes(
+    todo, spec: AgentSpec, org, backend, connect_options, workers: int, finished, judge
+) -> None:
     if not isinstance(org, str):
         raise ValueError("worker processes open the org themselves: give it by name or path")
     context = multiprocessing.get_context("spawn")  # forked DuckDB connections are not safe to share
     with futures.ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_start_worker, initargs=(spec, org, backend, connect_options)
+        workers,
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(spec, org, backend, connect_options, judge),
     ) as pool:
         for future in futures.as_completed([pool.submit(_run_in_worker, t) for t in todo]):
             finished(future.result())

@@ -30,6 +30,11 @@ def register(subparsers) -> None:
         help="LLM agents: an OpenAI-compatible endpoint (default: OpenAI; the key comes from OPENAI_API_KEY)",
     )
     run.add_argument(
+        "--judge-model",
+        metavar="M",
+        help="the model judging privacy refusals (tasks scored by privacy_rejection), at --base-url",
+    )
+    run.add_argument(
         "--max-turns", type=positive_int, default=20, metavar="N", help="LLM agents: turns (default 20)"
     )
     run.add_argument(
@@ -141,6 +146,7 @@ def run_benchmark_command(args) -> int:
                 ray_address=args.ray or None,
                 log=log,
                 fresh=args.fresh,
+                judge=_judge(args),
             )
         except EpisodeLogMismatch as exc:
             raise CliError(str(exc)) from None
@@ -184,3 +190,12 @@ def _resolve(name: str):
         return resolve_org(name)
     except OrgNotFound as exc:
         raise CliError(str(exc)) from None
+
+
+def _judge(args):
+    if not args.judge_model:
+        return None
+    from tasks.agents.judge import RefusalJudge
+    from tasks.agents.llm import ChatModel
+
+    return RefusalJudge(ChatModel(args.judge_model, args.base_url))
