@@ -3,6 +3,8 @@ well-formed HTML page that escapes everything the results file holds."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
@@ -93,9 +95,6 @@ def dataset(tmp_path_factory):
 def reference_run(dataset, tmp_path_factory):
     """A reference-agent results.json (2 episodes per task) and what ``run`` printed."""
     out = tmp_path_factory.mktemp("run") / "results.json"
-    import contextlib
-    import io
-
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         args = ["run", "--agent", "reference", "--org", str(dataset), "--per-task", "2", "--quiet"]
