@@ -2,6 +2,9 @@
 
 ``{overall, scores: {task: 0-100}, counts: {task: episodes}, settings: {...}, episodes:
 [{idx, task, answer, gold, reward, trajectory, error?}]}``, with tasks in CRMArena's order.
+``read_results`` loads one back (scores are recomputed from the episodes, as the runner
+computed them); keys it does not model (an LLM agent's ``usage``, ``turns``) stay in the raw
+JSON it also returns.
 """
 
 from __future__ import annotations
@@ -14,6 +17,10 @@ from typing import Any
 
 from tasks.families import FAMILIES
 from tasks.scoring import overall, task_scores
+
+
+class ResultsFileError(ValueError):
+    """A file that is not a usable results.json; the message names the file and what is wrong."""
 
 
 @dataclass
@@ -61,6 +68,39 @@ class EpisodeResult:
 class Results:
     settings: dict[str, Any]
     episodes: list[EpisodeResult]
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "results") -> Results:
+        """Results from a results.json object; ResultsFileError says what is missing or wrong."""
+        if not isinstance(data, dict):
+            raise ResultsFileError(
+                f"{where}: not a results file: expected a JSON object with 'settings' and 'episodes', "
+                f"got a {_json_type(data)}"
+            )
+        missing = [key for key in ("settings", "episodes") if key not in data]
+        if missing:
+            raise ResultsFileError(
+                f"{where}: not a results file: missing {' and '.join(repr(k) for k in missing)}"
+            )
+        if not isinstance(data["settings"], dict):
+            raise ResultsFileError(
+                f"{where}: 'settings' must be an object, not a {_json_type(data['settings'])}"
+            )
+        if not isinstance(data["episodes"], list):
+            raise ResultsFileError(
+                f"{where}: 'episodes' must be a list, not a {_json_type(data['episodes'])}"
+            )
+        if not data["episodes"]:
+            raise ResultsFileError(f"{where}: no episodes")
+        episodes = [
+            _episode_from_json(raw, f"{where} episode {n + 1}") for n, raw in enumerate(data["episodes"])
+        ]
+        seen: set[int] = set()
+        for episode in episodes:
+            if episode.idx in seen:
+                raise ResultsFileError(f"{where}: idx {episode.idx} appears twice")
+            seen.add(episode.idx)
+        return cls(dict(data["settings"]), episodes)
 
     @property
     def scores(self) -> dict[str, float]:
@@ -131,3 +171,67 @@ class Results:
                 f"({errors} episode{'s' if errors != 1 else ''} failed with an error; see results.json)"
             )
         return "\n".join(lines)
+
+
+def read_results(path: str | Path) -> tuple[Results, dict[str, Any]]:
+    """The results in ``path`` and the file's JSON object as read (for keys Results does not model).
+
+    A missing or unreadable file raises the OSError; anything else unusable, ResultsFileError.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ResultsFileError(f"{path}: not a UTF-8 text file") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ResultsFileError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    return Results.from_json(data, str(path)), data
+
+
+def _episode_from_json(raw: Any, where: str) -> EpisodeResult:
+    if not isinstance(raw, dict):
+        raise ResultsFileError(f"{where}: expected an object, got a {_json_type(raw)}")
+    missing = [key for key in ("idx", "task", "reward") if key not in raw]
+    if missing:
+        raise ResultsFileError(f"{where}: missing {' and '.join(repr(k) for k in missing)}")
+    idx, task, value = raw["idx"], raw["task"], raw["reward"]
+    if not isinstance(idx, int) or isinstance(idx, bool):
+        raise ResultsFileError(f"{where}: idx must be a whole number, not {idx!r}")
+    if task not in FAMILIES:
+        raise ResultsFileError(f"{where}: unknown task {task!r}; expected one of {', '.join(FAMILIES)}")
+    if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= 1:
+        raise ResultsFileError(f"{where}: reward must be a number from 0 to 1, not {value!r}")
+    trajectory = raw.get("trajectory") or []
+    if not isinstance(trajectory, list):
+        raise ResultsFileError(f"{where}: trajectory must be a list, not a {_json_type(trajectory)}")
+    error = raw.get("error")
+    return EpisodeResult(
+        idx=idx,
+        task=task,
+        answer=_text_or_none(raw.get("answer")),
+        gold=_text_or_none(raw.get("gold")),
+        reward=float(value),
+        trajectory=trajectory,
+        error=None if error is None else str(error),
+    )
+
+
+def _text_or_none(value: Any) -> str | None:
+    return value if value is None or isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _json_type(value: Any) -> str:
+    """A Python value's JSON type name, for messages about a file's content."""
+    if isinstance(value, dict):
+        return "JSON object"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    return "null"
