@@ -50,18 +50,9 @@ class EpisodeResult:
         return out
 
     @classmethod
-    def from_json(cls, raw: dict[str, Any]) -> EpisodeResult:
-        return cls(
-            raw["idx"],
-            raw["task"],
-            raw.get("answer"),
-            raw.get("gold"),
-            float(raw["reward"]),
-            raw.get("trajectory") or [],
-            raw.get("error"),
-            raw.get("turns"),
-            raw.get("usage"),
-        )
+    def from_json(cls, raw: Any, where: str = "episode") -> EpisodeResult:
+        """An episode from its JSON object; ResultsFileError says what is missing or wrong."""
+        return _episode_from_json(raw, where)
 
 
 @dataclass
@@ -206,7 +197,7 @@ def _episode_from_json(raw: Any, where: str) -> EpisodeResult:
     trajectory = raw.get("trajectory") or []
     if not isinstance(trajectory, list):
         raise ResultsFileError(f"{where}: trajectory must be a list, not a {_json_type(trajectory)}")
-    error = raw.get("error")
+    error, turns, usage = raw.get("error"), raw.get("turns"), raw.get("usage")
     return EpisodeResult(
         idx=idx,
         task=task,
@@ -215,6 +206,8 @@ def _episode_from_json(raw: Any, where: str) -> EpisodeResult:
         reward=float(value),
         trajectory=trajectory,
         error=None if error is None else str(error),
+        turns=turns if isinstance(turns, int) and not isinstance(turns, bool) else None,
+        usage=usage if isinstance(usage, dict) else None,
     )
 
 
