@@ -48,5 +48,36 @@ def run(quick: bool = False) -> list[Measurement]:
             "< 60 s",
             built + ran < 60 and results.overall == 100,
         ),
-        Measurement("tasks", "episodes per second (reference agent)", round(n / ran, 1), "episodes/s"),
+        Measurement(
+            "tasks", "episodes per second (reference agent, 1 worker)", round(n / ran, 1), "episodes/s"
+        ),
+        *_scaling(report.records, quick),
     ]
+
+
+def _scaling(records, quick: bool) -> list[Measurement]:
+    """Reference-agent throughput with 2 workers: threads, processes (spawn included) and a local Ray."""
+    from tasks.agents import AgentSpec
+    from tasks.runner import run_benchmark
+
+    ways = [("2 threads", {"workers": 2}), ("2 processes", {"workers": 2, "parallel": "processes"})]
+    try:
+        import ray  # noqa: F401
+
+        ways.append(("local Ray, all cores", {"ray": True}))
+    except ImportError:
+        pass
+    out = []
+    for label, options in ways:
+        start = time.perf_counter()
+        results = run_benchmark(records, AgentSpec("reference"), org="crmarena", **options)
+        took = time.perf_counter() - start
+        out.append(
+            Measurement(
+                "tasks",
+                f"episodes per second (reference agent, {label}; start-up included; score {results.overall:g})",
+                round(len(records) / took, 1),
+                "episodes/s",
+            )
+        )
+    return out
