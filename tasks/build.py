@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tasks.families import FAMILIES
+from tasks.families import SUITES
 from tasks.families.base import PERSONAS, BuildContext
 from tasks.org_client import OrgClient
 from tasks.org_facts import read_facts
@@ -21,6 +21,7 @@ from tasks.periods import DOMAIN_DETAILS
 from tasks.records import TaskRecord
 
 DEFAULT_PER_TASK = 130
+DEFAULT_SOQL_INSTANCES = 320
 
 
 class TaskBuildError(RuntimeError):
@@ -42,18 +43,27 @@ class BuildReport:
 def build_tasks(
     sf,
     *,
-    per_task: int = DEFAULT_PER_TASK,
+    per_task: int | None = None,
     seed: int = 0,
     tasks: list[str] | None = None,
+    suite: str = "crmarena",
     progress: Callable[[str, int], None] | None = None,
 ) -> BuildReport:
-    """Build ``per_task`` instances of each task (all nine unless ``tasks`` names some) on the org behind ``sf``."""
+    """Build ``per_task`` instances of each task of ``suite`` (all unless ``tasks`` names some) on the org behind ``sf``.
+
+    ``per_task`` defaults to 130 for the ``crmarena`` suite (CRMArena's size) and to 320 for ``soql``.
+    """
+    if per_task is None:
+        per_task = DEFAULT_PER_TASK if suite == "crmarena" else DEFAULT_SOQL_INSTANCES
     if per_task < 1:
         raise ValueError(f"per_task must be 1 or more, not {per_task}")
-    names = list(FAMILIES) if tasks is None else tasks
+    if suite not in SUITES:
+        raise ValueError(f"unknown suite {suite!r}; expected one of {', '.join(SUITES)}")
+    families = SUITES[suite]
+    names = list(families) if tasks is None else tasks
     for name in names:
-        if name not in FAMILIES:
-            raise ValueError(f"unknown task {name!r}; expected one of {', '.join(FAMILIES)}")
+        if name not in families:
+            raise ValueError(f"unknown task {name!r}; expected one of {', '.join(families)}")
     facts = read_facts(sf)
     if not facts.cases:
         raise TaskBuildError(
@@ -62,7 +72,7 @@ def build_tasks(
     first_day, last_day = facts.cases[0].created.date(), facts.cases[-1].created.date()
     records: list[TaskRecord] = []
     report = BuildReport(records, per_task)
-    for block, (name, module) in enumerate(FAMILIES.items()):
+    for block, (name, module) in enumerate(families.items()):
         if name not in names:
             continue
         ctx = BuildContext(facts, random.Random(f"crmarena-sf:{seed}:{name}"), first_day, last_day, sf)

@@ -52,6 +52,9 @@ class EpisodeRunner:
 
     def run(self, task: TaskRecord) -> EpisodeResult:
         sf, fork = self._connection()
+        now = (task.params or {}).get("now")
+        if now and fork is not None:
+            fork.clock.freeze(now)  # the instant the task's date literals mean (text-to-SOQL track)
         try:
             outcome = self.agent.run(task, sf)
             return EpisodeResult(
@@ -59,7 +62,7 @@ class EpisodeRunner:
                 task.task,
                 outcome.answer,
                 task.answer,
-                self._reward(task, outcome),
+                self._reward(task, outcome, sf),
                 outcome.trajectory,
                 turns=outcome.turns,
                 usage=outcome.usage,
@@ -72,7 +75,15 @@ class EpisodeRunner:
             if fork is not None:
                 fork.close()
 
-    def _reward(self, task: TaskRecord, outcome) -> float:
+    def _reward(self, task: TaskRecord, outcome, sf) -> float:
+        if task.reward_metric == "soql_execution":
+            from crmarena_sf.soql_eval import compare
+
+            verdict = compare(sf, outcome.answer, task.answer)
+            outcome.trajectory.append(
+                {"action": "evaluation", "match": verdict.match, "reason": verdict.reason}
+            )
+            return 1.0 if verdict.match else 0.0
         if task.reward_metric != "privacy_rejection":
             return reward(task.reward_metric, outcome.answer, task.answer)
         if self.judge is None:

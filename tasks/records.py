@@ -15,9 +15,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tasks.families import FAMILIES, RAW_NAMES
+from tasks.families import ALL_FAMILIES, RAW_NAMES
 
-METRICS = ("exact_match", "fuzzy_match", "privacy_rejection")
+METRICS = ("exact_match", "fuzzy_match", "privacy_rejection", "soql_execution")
 
 
 class TaskFileError(ValueError):
@@ -48,8 +48,8 @@ def from_json(raw: Any, where: str = "record") -> TaskRecord:
         raise TaskFileError(f"{where}: expected a JSON object, got {type(raw).__name__}")
     task = raw.get("task", raw.get("type"))
     task = RAW_NAMES.get(task, task)
-    if task not in FAMILIES:
-        raise TaskFileError(f"{where}: unknown task {task!r}; expected one of {', '.join(FAMILIES)}")
+    if task not in ALL_FAMILIES:
+        raise TaskFileError(f"{where}: unknown task {task!r}; expected one of {', '.join(ALL_FAMILIES)}")
     for key in ("idx", "query", "reward_metric"):
         if key not in raw:
             raise TaskFileError(f"{where}: missing {key!r}")

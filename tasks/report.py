@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tasks.families import FAMILIES
+from tasks.families import ALL_FAMILIES, FAMILIES
 from tasks.leaderboard import ABBREVIATIONS, COLUMNS, FRAMEWORKS, PAPER, ROWS, SOURCE
 from tasks.report_style import CSS
 from tasks.results import EpisodeResult, Results
@@ -85,7 +85,7 @@ def _header(results: Results, who: str) -> str:
     errors = sum(1 for e in results.episodes if e.error)
     facts = [
         f"{len(results.episodes):,} episodes",
-        f"{len(results.scores)} of {len(FAMILIES)} tasks",
+        f"{len(results.scores)} of {len(FAMILIES) if set(results.scores) <= set(FAMILIES) else len(ALL_FAMILIES)} tasks",
         f"backend {settings.get('backend', 'unknown')}",
     ]
     if settings.get("org"):
@@ -178,7 +178,7 @@ def _usage(results: Results, data: dict[str, Any], pairs: list[tuple[EpisodeResu
     by_task: dict[str, dict[str, float]] = {}
     top_by_task = usage.get("by_task") if isinstance(usage.get("by_task"), dict) else {}
     for task, tokens in top_by_task.items():
-        if task in FAMILIES and isinstance(tokens, dict):
+        if task in ALL_FAMILIES and isinstance(tokens, dict):
             by_task[task] = {k: _number(tokens.get(k)) or 0 for k in ("prompt_tokens", "completion_tokens")}
     turns: dict[str, list[float]] = {}
     for episode, raw in pairs:
@@ -202,7 +202,7 @@ def _usage(results: Results, data: dict[str, Any], pairs: list[tuple[EpisodeResu
         )
     counts = results.counts
     rows = []
-    for task in (t for t in FAMILIES if t in counts):
+    for task in (t for t in ALL_FAMILIES if t in counts):
         tokens = by_task.get(task)
         cells = (
             f'<td class="num">{_int(tokens["prompt_tokens"])}</td><td class="num">{_int(tokens["completion_tokens"])}</td>'
@@ -234,11 +234,11 @@ def _usage(results: Results, data: dict[str, Any], pairs: list[tuple[EpisodeResu
 
 
 def _episodes(results: Results, pairs: list[tuple[EpisodeResult, Any]]) -> str:
-    order = {task: n for n, task in enumerate(FAMILIES)}
+    order = {task: n for n, task in enumerate(ALL_FAMILIES)}
     pairs = sorted(pairs, key=lambda p: (order[p[0].task], p[0].idx))
     scores, counts = results.scores, results.counts
     sections = []
-    for task in (t for t in FAMILIES if t in counts):
+    for task in (t for t in ALL_FAMILIES if t in counts):
         items = "".join(_episode(e, raw) for e, raw in pairs if e.task == task)
         sections.append(
             f'<section class="task" id="task-{_e(task)}"><h3>{_e(task)} '

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tasks.families import FAMILIES
+from tasks.families import ALL_FAMILIES
 from tasks.scoring import overall, task_scores
 
 
@@ -96,14 +96,14 @@ class Results:
     @property
     def scores(self) -> dict[str, float]:
         raw = task_scores((e.task, e.reward) for e in sorted(self.episodes, key=lambda e: e.idx))
-        return {task: raw[task] for task in FAMILIES if task in raw}
+        return {task: raw[task] for task in ALL_FAMILIES if task in raw}
 
     @property
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
         for e in self.episodes:
             out[e.task] = out.get(e.task, 0) + 1
-        return {task: out[task] for task in FAMILIES if task in out}
+        return {task: out[task] for task in ALL_FAMILIES if task in out}
 
     @property
     def overall(self) -> float:
@@ -123,7 +123,7 @@ class Results:
         return {
             "prompt_tokens": sum(t["prompt_tokens"] for t in by_task.values()),
             "completion_tokens": sum(t["completion_tokens"] for t in by_task.values()),
-            "by_task": {task: by_task[task] for task in FAMILIES if task in by_task},
+            "by_task": {task: by_task[task] for task in ALL_FAMILIES if task in by_task},
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -190,8 +190,8 @@ def _episode_from_json(raw: Any, where: str) -> EpisodeResult:
     idx, task, value = raw["idx"], raw["task"], raw["reward"]
     if not isinstance(idx, int) or isinstance(idx, bool):
         raise ResultsFileError(f"{where}: idx must be a whole number, not {idx!r}")
-    if task not in FAMILIES:
-        raise ResultsFileError(f"{where}: unknown task {task!r}; expected one of {', '.join(FAMILIES)}")
+    if task not in ALL_FAMILIES:
+        raise ResultsFileError(f"{where}: unknown task {task!r}; expected one of {', '.join(ALL_FAMILIES)}")
     if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= 1:
         raise ResultsFileError(f"{where}: reward must be a number from 0 to 1, not {value!r}")
     trajectory = raw.get("trajectory") or []

@@ -44,7 +44,17 @@ def register(subparsers) -> None:
     )
     add_org_options(run)
     run.add_argument(
-        "--per-task", type=positive_int, default=130, metavar="N", help="without --tasks: instances per task"
+        "--per-task",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="without --tasks: instances per task (default 130; 320 for --suite soql)",
+    )
+    run.add_argument(
+        "--suite",
+        choices=("crmarena", "soql"),
+        default="crmarena",
+        help="without --tasks: crmarena (the nine CRMArena tasks, default) or soql (the text-to-SOQL track)",
     )
     run.add_argument(
         "--seed", type=non_negative_int, default=0, metavar="S", help="without --tasks: random seed"
@@ -101,7 +111,10 @@ def run_benchmark_command(args) -> int:
     if tasks is None:
         fork = org.fork() if org is not None else None
         sf = connect(org=fork) if fork is not None else connect_for_cli(args.org, args.backend)
-        tasks = build_with_progress(sf, build_tasks, args.per_task, args.seed, quiet=args.quiet).records
+        built = build_with_progress(
+            sf, build_tasks, args.per_task, args.seed, quiet=args.quiet, suite=args.suite
+        )
+        tasks = built.records
         if fork is not None:
             fork.close()
     if args.agent == "reference":
@@ -158,7 +171,8 @@ def run_benchmark_command(args) -> int:
         {
             "org": args.org if args.backend == "emulator" else None,
             "tasks_file": args.tasks,
-            "per_task": None if args.tasks else args.per_task,
+            "suite": None if args.tasks else args.suite,
+            "per_task": None if args.tasks else built.wanted,
             "seed": None if args.tasks else args.seed,
             "limit": args.limit,
             "workers": args.workers,

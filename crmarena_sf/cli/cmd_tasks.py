@@ -1,4 +1,4 @@
-"""``crmarena-sf tasks build [--org ORG] [--per-task N] [--seed S] --out tasks.jsonl``: the benchmark's task set.
+"""``crmarena-sf tasks build [--suite crmarena|soql] [--org ORG] [--per-task N] [--seed S] --out tasks.jsonl``: a task set.
 
 Builds the nine CRMArena tasks on an org (through the front door, so ``--backend
 salesforce`` builds them on a real org), each gold answer computed by its reference solver
@@ -20,12 +20,22 @@ def register(subparsers) -> None:
     commands = tasks.add_subparsers(dest="tasks_command", metavar="COMMAND")
     build = commands.add_parser(
         "build",
-        help="build the nine CRMArena tasks with their gold answers",
-        description="Build the nine CRMArena tasks on an org, each gold answer computed by its reference solver.",
+        help="build the nine CRMArena tasks (or the text-to-SOQL track) with their gold answers",
+        description="Build a task set on an org, each gold answer computed by its reference solver.",
     )
     add_org_options(build)
     build.add_argument(
-        "--per-task", type=positive_int, default=130, metavar="N", help="instances per task (default: 130)"
+        "--per-task",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="instances per task (default: 130; 320 for --suite soql)",
+    )
+    build.add_argument(
+        "--suite",
+        choices=("crmarena", "soql"),
+        default="crmarena",
+        help="crmarena (the nine CRMArena tasks, default) or soql (the text-to-SOQL track)",
     )
     build.add_argument(
         "--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default: 0)"
@@ -41,30 +51,37 @@ def run_build(args) -> int:
     from tasks.records import write_tasks
 
     sf = connect_for_cli(args.org, args.backend)
-    report = build_with_progress(sf, build_tasks, args.per_task, args.seed, quiet=args.quiet)
+    report = build_with_progress(
+        sf, build_tasks, args.per_task, args.seed, quiet=args.quiet, suite=args.suite
+    )
     write_tasks(report.records, args.out)
     print(f"wrote {len(report.records)} tasks to {args.out}")
     for task, made in report.short.items():
         print(
-            f"  {task}: {made} of {args.per_task} (the org is too small for more unique answers)",
+            f"  {task}: {made} of {report.wanted} (the org is too small for more unique answers)",
             file=sys.stderr,
         )
     return 0
 
 
-def build_with_progress(sf, build_tasks, per_task: int, seed: int, *, quiet: bool):
+def build_with_progress(
+    sf, build_tasks, per_task: int | None, seed: int, *, quiet: bool, suite: str = "crmarena"
+):
     """Build a task set with a progress bar, turning build and client failures into CLI errors."""
     from loaders.progress import progress_bar
-    from tasks.build import TaskBuildError
-    from tasks.families import FAMILIES
+    from tasks.build import DEFAULT_PER_TASK, DEFAULT_SOQL_INSTANCES, TaskBuildError
+    from tasks.families import SUITES
 
-    with progress_bar(per_task * len(FAMILIES), "building tasks", enabled=not quiet) as bar:
+    count = per_task or (DEFAULT_PER_TASK if suite == "crmarena" else DEFAULT_SOQL_INSTANCES)
+    with progress_bar(count * len(SUITES[suite]), "building tasks", enabled=not quiet) as bar:
 
         def step(task: str, n: int) -> None:
             bar.set_postfix_str(task)
             bar.update(n)
 
         try:
-            return client_call(lambda: build_tasks(sf, per_task=per_task, seed=seed, progress=step))
+            return client_call(
+                lambda: build_tasks(sf, per_task=per_task, seed=seed, suite=suite, progress=step)
+            )
         except TaskBuildError as exc:
             raise CliError(str(exc), 1) from None

@@ -16,6 +16,7 @@ from tasks.families import (
     monthly_trend,
     named_entity,
     policy_violation,
+    soql_generation,
     top_issue,
     transfer_count,
 )
@@ -36,6 +37,15 @@ FAMILIES: dict[str, ModuleType] = {
 }
 """Task name -> family module, in CRMArena's idx order (KQA 0-129, MTA 130-259, ...)."""
 
+SUITES: dict[str, dict[str, ModuleType]] = {
+    "crmarena": FAMILIES,
+    "soql": {soql_generation.NAME: soql_generation},
+}
+"""Task suites: CRMArena's nine tasks, and the text-to-SOQL track."""
+
+ALL_FAMILIES: dict[str, ModuleType] = {name: m for suite in SUITES.values() for name, m in suite.items()}
+"""Every task family of every suite, in report order."""
+
 RAW_NAMES = {"seasonality_identification": "monthly_trend_analysis", "transfer_time": "transfer_count"}
 """Names the original task files used before the published ones."""
 
@@ -44,6 +54,6 @@ def family(name: str) -> ModuleType:
     """The family of task ``name`` (published or raw CRMArena name)."""
     name = RAW_NAMES.get(name, name)
     try:
-        return FAMILIES[name]
+        return ALL_FAMILIES[name]
     except KeyError:
-        raise ValueError(f"unknown task {name!r}; expected one of {', '.join(FAMILIES)}") from None
+        raise ValueError(f"unknown task {name!r}; expected one of {', '.join(ALL_FAMILIES)}") from None

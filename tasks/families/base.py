@@ -22,6 +22,7 @@ PERSONAS = {
     "manager": "Service Manager: oversees a team of service agents, their workload, transfers and handle times.",
     "agent": "Service Agent: talks to customers, looks up their orders and cases, and applies company policy.",
     "analyst": "Service Analyst: studies case trends across products, issues, months and regions.",
+    "developer": "Developer: writes the SOQL and SOSL queries that answer questions about the org.",
 }
 """CRMArena's three personas (Manager: routing, handle time, transfers; Agent: disambiguation,
 policy, knowledge; Analyst: top issue, monthly trend, best region)."""
