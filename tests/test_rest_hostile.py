@@ -61,6 +61,43 @@ def refused(api: Client, method: str, path: str, status: int, code: str, **kwarg
     return body
 
 
+# ---------------------------------------------------------------------------- numbers
+def test_a_huge_exponent_for_an_integer_field_is_refused_at_once_without_expanding_it(api):
+    # int(Decimal("1e99999999")) would build a hundred-million-digit number under the org's lock.
+    [error] = refused(
+        api,
+        "POST",
+        "sobjects/Account/",
+        400,
+        "NUMBER_OUTSIDE_VALID_RANGE",
+        body={"Name": "x", "NumberOfEmployees": "1e99999999"},
+    )
+    assert error["fields"] == ["NumberOfEmployees"]
+    assert error["message"] == "Employees: value outside of valid range on numeric field: 1e99999999"
+
+
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        (b'{"Name": "x", "AnnualRevenue": 1e300}', "AnnualRevenue"),
+        (b'{"Name": "x", "AnnualRevenue": "1e300"}', "AnnualRevenue"),
+        (b'{"Name": "x", "AnnualRevenue": "-1e99999999"}', "AnnualRevenue"),
+        (b'{"Name": "x", "NumberOfEmployees": 3000000000}', "NumberOfEmployees"),
+        (b'{"Name": "x", "BillingLatitude": 1e300}', "BillingLatitude"),
+    ],
+    ids=[
+        "currency-1e300",
+        "currency-text-1e300",
+        "currency-huge-negative",
+        "int-past-8-digits",
+        "latitude-1e300",
+    ],
+)
+def test_numbers_out_of_range_for_the_fields_precision_are_number_outside_valid_range(api, raw, field):
+    [error] = refused(api, "POST", "sobjects/Account/", 400, "NUMBER_OUTSIDE_VALID_RANGE", raw=raw)
+    assert error["fields"] == [field]
+
+
 def test_a_5000_digit_integer_is_refused_by_the_json_reader(api):
     digits = b"9" * 5000
     [error] = refused(
@@ -74,11 +111,32 @@ def test_a_5000_digit_integer_is_refused_by_the_json_reader(api):
     assert error["message"].startswith("Number value length (5000) exceeds the maximum allowed (1000")
 
 
+def test_numeric_text_in_non_ascii_digits_is_not_a_number(api):
+    # Python's Decimal reads "١٢" as 12; Salesforce's parser does not.
+    refused(
+        api,
+        "POST",
+        "sobjects/Account/",
+        400,
+        "JSON_PARSER_ERROR",
+        body={"Name": "x", "NumberOfEmployees": "١٢"},
+    )
+
+
 def test_nan_and_infinity_are_not_json(api):
     [error] = refused(
         api, "POST", "sobjects/Account/", 400, "JSON_PARSER_ERROR", raw=b'{"Name":"x","AnnualRevenue":NaN}'
     )
     assert error["message"].startswith("Non-standard token 'NaN'")
+
+
+def test_numbers_within_range_still_save(api):
+    created = api.call(
+        "POST", "sobjects/Account/", body={"Name": "ok", "NumberOfEmployees": "1e3", "AnnualRevenue": 1e17}
+    )
+    assert created.status_code == 201
+    record = api.call("GET", f"sobjects/Account/{created.json()['id']}").json()
+    assert record["NumberOfEmployees"] == 1000 and record["AnnualRevenue"] == 1e17
 
 
 # ---------------------------------------------------------------------------- JSON bodies
@@ -118,3 +176,32 @@ def test_json_nested_just_within_the_limit_inside_a_composite_is_still_a_4xx(api
     [entry] = api.call("POST", "composite", raw=raw).json()["compositeResponse"]
     assert entry["httpStatusCode"] == 400 and entry["body"][0]["errorCode"] == "JSON_PARSER_ERROR"
     assert api.counts() == before
+
+
+# ---------------------------------------------------------------------------- datetimes
+@pytest.mark.parametrize(
+    "value",
+    [
+        "9999-12-31T23:00:00-05:00",
+        "0001-01-01T00:00:00+05:00",
+        "2024-01-01T00:00:00+99:99",
+        "2024-01-01T00:00:00+18:30",
+    ],
+)
+def test_datetimes_whose_offset_leaves_the_calendar_or_the_valid_range_are_refused(api, value):
+    refused(
+        api,
+        "POST",
+        "sobjects/Contact/",
+        400,
+        "JSON_PARSER_ERROR",
+        body={"LastName": "x", "EmailBouncedDate": value},
+    )
+
+
+def test_a_datetime_with_a_valid_offset_is_stored_in_utc(api):
+    created = api.call(
+        "POST", "sobjects/Contact/", body={"LastName": "x", "EmailBouncedDate": "2024-01-01T05:30:00+05:30"}
+    )
+    record = api.call("GET", f"sobjects/Contact/{created.json()['id']}").json()
+    assert record["EmailBouncedDate"] == "2024-01-01T00:00:00.000+0000"
