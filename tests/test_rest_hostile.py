@@ -205,3 +205,28 @@ def test_a_datetime_with_a_valid_offset_is_stored_in_utc(api):
     )
     record = api.call("GET", f"sobjects/Contact/{created.json()['id']}").json()
     assert record["EmailBouncedDate"] == "2024-01-01T00:00:00.000+0000"
+
+
+# ---------------------------------------------------------------------------- numbers in URLs and headers
+@pytest.mark.parametrize(
+    "version",
+    ["v²", "v²².0", "v٦٢.0", "v６２.0", "v62.٠", "v" + "6" * 5000 + ".0"],
+    ids=["superscript", "superscripts", "arabic-indic", "fullwidth", "arabic-minor", "5000-digits"],
+)
+def test_only_ascii_digits_make_an_api_version(api, version):
+    response = api.call("GET", f"/services/data/{version}/limits")
+    assert response.status_code == 404
+    assert response.json() == [{"message": "The requested resource does not exist", "errorCode": "NOT_FOUND"}]
+    assert api.call("GET", f"{V}/limits").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "option",
+    ["batchSize=" + "9" * 5000, "batchSize=٣", "batchSize=99999999999999999999"],
+    ids=["5000-digits", "arabic-indic", "past-int64"],
+)
+def test_a_query_options_header_out_of_range_is_kept_within_salesforces_batch_sizes(api, option):
+    # headers_queryoptions.htm: the batch size is kept between 200 and 2,000, never an error.
+    api.call("POST", "sobjects/Account/", body={"Name": "one"})
+    response = api.call("GET", "query?q=SELECT+Id+FROM+Account", headers={"Sforce-Query-Options": option})
+    assert response.status_code == 200 and response.json()["totalSize"] == 1
