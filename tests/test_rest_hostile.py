@@ -230,3 +230,82 @@ def test_a_query_options_header_out_of_range_is_kept_within_salesforces_batch_si
     api.call("POST", "sobjects/Account/", body={"Name": "one"})
     response = api.call("GET", "query?q=SELECT+Id+FROM+Account", headers={"Sforce-Query-Options": option})
     assert response.status_code == 200 and response.json()["totalSize"] == 1
+
+
+# ---------------------------------------------------------------------------- sObject collections
+def _account(**fields):
+    return {"attributes": {"type": "Account"}, **fields}
+
+
+def test_a_collection_without_all_or_none_answers_the_bad_record_and_keeps_the_others(api):
+    before = api.counts()["Account"]
+    records = [_account(Name="first"), _account(Name="huge", AnnualRevenue=1e300), _account(Name="third")]
+    response = api.call("POST", "composite/sobjects", body={"allOrNone": False, "records": records})
+    assert response.status_code == 200
+    first, bad, third = response.json()
+    assert first["success"] and third["success"]
+    assert bad == {
+        "success": False,
+        "errors": [
+            {
+                "statusCode": "NUMBER_OUTSIDE_VALID_RANGE",
+                "message": "Annual Revenue: value outside of valid range on numeric field: 1e+300",
+                "fields": ["AnnualRevenue"],
+            }
+        ],
+    }
+    assert api.counts()["Account"] == before + 2
+
+
+@pytest.mark.parametrize("type_value", [5, True, ["Account"], {"name": "Account"}])
+def test_a_collection_record_type_of_the_wrong_json_type_is_a_record_error(api, type_value):
+    before = api.counts()
+    records = [{"attributes": {"type": type_value}, "Name": "x"}]
+    [result] = api.call("POST", "composite/sobjects", body={"records": records}).json()
+    assert result["success"] is False and result["errors"][0]["statusCode"] == "JSON_PARSER_ERROR"
+    assert api.counts() == before
+
+
+def test_collection_upsert_on_id_refuses_malformed_and_unknown_ids_as_the_single_record_path_does(api):
+    before = api.counts()
+    records = [
+        _account(Id="' OR 1=1 --", Name="injected"),
+        _account(Id="001000000000000AAA", Name="nobody"),
+        _account(Id=7, Name="number"),
+    ]
+    malformed, unknown, number = api.call(
+        "PATCH", "composite/sobjects/Account/Id", body={"records": records}
+    ).json()
+    assert malformed["errors"] == [
+        {
+            "statusCode": "MALFORMED_ID",
+            "message": "Account ID: id value of incorrect type: ' OR 1=1 --",
+            "fields": ["Id"],
+        }
+    ]
+    assert unknown["errors"][0]["statusCode"] == "NOT_FOUND"
+    assert number["errors"][0]["statusCode"] == "JSON_PARSER_ERROR"
+    assert api.counts() == before
+    [error] = refused(
+        api, "PATCH", "sobjects/Account/Id/' OR 1=1 --", 400, "MALFORMED_ID", body={"Name": "x"}
+    )
+    assert error["message"] == "Account ID: id value of incorrect type: ' OR 1=1 --"
+    refused(api, "PATCH", "sobjects/Account/Id/001000000000000AAA", 404, "NOT_FOUND", body={"Name": "x"})
+
+
+def test_collection_upsert_on_id_creates_without_an_id_and_updates_with_a_real_one(api):
+    existing = api.call("POST", "sobjects/Account/", body={"Name": "before"}).json()["id"]
+    records = [_account(Id=None, Name="created"), _account(Id=existing, Name="after")]
+    created, updated = api.call("PATCH", "composite/sobjects/Account/Id", body={"records": records}).json()
+    assert created["success"] and created["created"] is True
+    assert updated == {"id": existing, "success": True, "errors": [], "created": False}
+    assert api.call("GET", f"sobjects/Account/{existing}").json()["Name"] == "after"
+
+
+def test_collection_update_with_a_malformed_id_is_malformed_id(api):
+    before = api.counts()
+    [result] = api.call(
+        "PATCH", "composite/sobjects", body={"records": [_account(Id="' OR 1=1 --", Name="x")]}
+    ).json()
+    assert result["errors"][0]["statusCode"] == "MALFORMED_ID"
+    assert api.counts() == before

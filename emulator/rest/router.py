@@ -18,7 +18,7 @@ import secrets
 import threading
 from typing import TYPE_CHECKING
 
-from emulator.errors import SalesforceError, not_found
+from emulator.errors import SalesforceError, not_found, unknown_exception
 from emulator.rest import versions
 from emulator.rest.messages import Request, Response, error_response
 from emulator.rest.routing import Call, Route, method_not_allowed
@@ -121,16 +121,7 @@ class Router:
             response = error_response(exc)
         except Exception:
             log.exception("unexpected error answering %s %s", request.method, request.path)
-            error_id = (
-                f"{secrets.randbelow(10**10)}-{secrets.randbelow(10**5)} ({-secrets.randbelow(10**10)})"
-            )
-            response = error_response(
-                SalesforceError(
-                    "UNKNOWN_EXCEPTION",
-                    f"An unexpected error occurred. Please include this ErrorId if you contact support: {error_id}",
-                    status=500,
-                )
-            )
+            response = error_response(unknown_exception())
         if request.method == "HEAD":
             response.body = b""
         return response
