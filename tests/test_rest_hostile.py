@@ -232,6 +232,19 @@ def test_a_query_options_header_out_of_range_is_kept_within_salesforces_batch_si
     assert response.status_code == 200 and response.json()["totalSize"] == 1
 
 
+def test_a_composite_reference_with_a_huge_index_has_no_value(api):
+    subrequests = [
+        {"method": "GET", "url": f"{V}/query?q=SELECT+Id+FROM+Account", "referenceId": "q"},
+        {"method": "GET", "url": f"{V}/sobjects/Account/@{{q.records[{'9' * 5000}].Id}}", "referenceId": "r"},
+    ]
+    entries = api.call("POST", "composite", body={"compositeRequest": subrequests}).json()[
+        "compositeResponse"
+    ]
+    assert entries[1]["httpStatusCode"] == 400
+    assert entries[1]["body"][0]["errorCode"] == "PROCESSING_HALTED"
+    assert entries[1]["body"][0]["message"].startswith("Invalid reference specified. No value for q.records[")
+
+
 # ---------------------------------------------------------------------------- sObject collections
 def _account(**fields):
     return {"attributes": {"type": "Account"}, **fields}
@@ -309,3 +322,74 @@ def test_collection_update_with_a_malformed_id_is_malformed_id(api):
     ).json()
     assert result["errors"][0]["statusCode"] == "MALFORMED_ID"
     assert api.counts() == before
+
+
+# ---------------------------------------------------------------------------- composite
+def _create(index: int) -> dict:
+    return {
+        "method": "POST",
+        "url": f"{V}/sobjects/Account",
+        "referenceId": f"r{index}",
+        "body": {"Name": f"c{index}"},
+    }
+
+
+@pytest.mark.parametrize("count", [26, 60])
+def test_composite_refuses_more_than_25_subrequests_and_runs_none(api, count):
+    [error] = refused(
+        api,
+        "POST",
+        "composite",
+        400,
+        "LIMIT_EXCEEDED",
+        body={"compositeRequest": [_create(i) for i in range(count)]},
+    )
+    assert str(count) in error["message"] and "25" in error["message"]
+
+
+def test_composite_runs_25_subrequests(api):
+    before = api.counts()["Account"]
+    entries = api.call("POST", "composite", body={"compositeRequest": [_create(i) for i in range(25)]}).json()
+    assert [e["httpStatusCode"] for e in entries["compositeResponse"]] == [201] * 25
+    assert api.counts()["Account"] == before + 25
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        {**_create(1), "httpHeaders": ["Sforce-Auto-Assign", "FALSE"]},
+        {**_create(1), "httpHeaders": "Sforce-Auto-Assign: FALSE"},
+        {**_create(1), "httpHeaders": {"Sforce-Auto-Assign": {"value": "FALSE"}}},
+        {**_create(1), "url": 5},
+        {**_create(1), "url": [f"{V}/sobjects/Account"]},
+        {**_create(1), "method": ["POST"]},
+        {**_create(1), "referenceId": {"id": 1}},
+        "POST /sobjects/Account",
+    ],
+    ids=[
+        "headers-array",
+        "headers-string",
+        "header-object",
+        "url-number",
+        "url-array",
+        "method-array",
+        "reference-object",
+        "not-an-object",
+    ],
+)
+def test_a_malformed_second_subrequest_refuses_the_whole_composite_before_the_first_runs(api, second):
+    [error] = refused(
+        api, "POST", "composite", 400, "JSON_PARSER_ERROR", body={"compositeRequest": [_create(0), second]}
+    )
+    assert "compositeRequest[1]" in error["message"]
+
+
+def test_composite_all_or_none_must_be_a_boolean(api):
+    refused(
+        api,
+        "POST",
+        "composite",
+        400,
+        "JSON_PARSER_ERROR",
+        body={"allOrNone": ["yes"], "compositeRequest": [_create(0)]},
+    )
