@@ -232,6 +232,23 @@ def test_a_query_options_header_out_of_range_is_kept_within_salesforces_batch_si
     assert response.status_code == 200 and response.json()["totalSize"] == 1
 
 
+def _query_job_with_three_rows(api: Client) -> str:
+    for name in ("a", "b", "c"):
+        api.call("POST", "sobjects/Account/", body={"Name": name})
+    job = api.call("POST", "jobs/query", body={"operation": "query", "query": "SELECT Name FROM Account"})
+    return job.json()["id"]
+
+
+@pytest.mark.parametrize(
+    ("max_records", "rows"), [("9" * 5000, 3), ("٢", 3), ("2", 2)], ids=["5000-digits", "arabic-indic", "two"]
+)
+def test_bulk_max_records_reads_ascii_digits_and_caps_huge_values(api, max_records, rows):
+    job_id = _query_job_with_three_rows(api)
+    response = api.call("GET", f"jobs/query/{job_id}/results?maxRecords={max_records}")
+    assert response.status_code == 200
+    assert response.headers["Sforce-NumberOfRecords"] == str(rows)
+
+
 def test_a_composite_reference_with_a_huge_index_has_no_value(api):
     subrequests = [
         {"method": "GET", "url": f"{V}/query?q=SELECT+Id+FROM+Account", "referenceId": "q"},
@@ -392,4 +409,94 @@ def test_composite_all_or_none_must_be_a_boolean(api):
         400,
         "JSON_PARSER_ERROR",
         body={"allOrNone": ["yes"], "compositeRequest": [_create(0)]},
+    )
+
+
+# ---------------------------------------------------------------------------- Bulk API 2.0
+def _ingest(api: Client, csv: bytes, operation: str = "insert") -> str:
+    job_id = api.call("POST", "jobs/ingest", body={"object": "Account", "operation": operation}).json()["id"]
+    upload = api.call("PUT", f"jobs/ingest/{job_id}/batches", raw=csv, headers={"Content-Type": "text/csv"})
+    assert upload.status_code == 201
+    closed = api.call("PATCH", f"jobs/ingest/{job_id}", body={"state": "UploadComplete"})
+    assert closed.status_code == 200 and closed.json()["state"] == "UploadComplete"
+    return job_id
+
+
+@pytest.mark.parametrize(
+    ("csv", "reason"),
+    [
+        (
+            b'Name,Description\nfirst,"never closed\nsecond,row\nthird,row\n',
+            "EOF reached before closing an opened quote",
+        ),
+        (b'Name,Description\n"quoted"tail,x\n', "Not expecting more text after end quote"),
+    ],
+    ids=["unclosed-quote", "text-after-quote"],
+)
+def test_malformed_bulk_csv_fails_the_job_and_ingests_nothing(api, csv, reason):
+    before = api.counts()
+    job_id = _ingest(api, csv)
+    job = api.call("GET", f"jobs/ingest/{job_id}").json()
+    assert job["state"] == "Failed"
+    assert job["errorMessage"] == f"InvalidBatch : {reason}"
+    assert job["numberRecordsProcessed"] == 0
+    assert api.counts() == before
+    assert api.call("GET", f"jobs/ingest/{job_id}/unprocessedrecords").content == csv
+
+
+def test_a_bulk_row_with_a_huge_exponent_fails_alone_and_quickly(api):
+    before = api.counts()["Account"]
+    started = time.monotonic()
+    job_id = _ingest(api, b"Name,NumberOfEmployees\nhuge,1e99999999\nfine,12\n")
+    assert time.monotonic() - started < FAST
+    job = api.call("GET", f"jobs/ingest/{job_id}").json()
+    assert job["state"] == "JobComplete" and job["numberRecordsFailed"] == 1
+    failed = api.call("GET", f"jobs/ingest/{job_id}/failedResults").text
+    assert "NUMBER_OUTSIDE_VALID_RANGE" in failed
+    assert api.counts()["Account"] == before + 1
+
+
+def test_a_job_whose_run_breaks_midway_ends_failed_and_keeps_none_of_its_rows(api, monkeypatch):
+    from emulator.rest import bulk2
+
+    real = bulk2.run_ingest
+
+    def breaks_after_writing(*args, **kwargs):
+        real(*args, **kwargs)  # the rows are written ...
+        raise RuntimeError("storage failure")  # ... then the engine fails
+
+    monkeypatch.setattr(bulk2, "run_ingest", breaks_after_writing)
+    before = api.counts()
+    job_id = _ingest(api, b"Name\nalpha\nbeta\n")
+    job = api.call("GET", f"jobs/ingest/{job_id}").json()
+    assert job["state"] == "Failed" and job["errorMessage"].startswith("UNKNOWN_EXCEPTION : ")
+    assert api.counts() == before
+    again = api.call("PATCH", f"jobs/ingest/{job_id}", body={"state": "UploadComplete"})
+    assert again.status_code == 400 and again.json()[0]["errorCode"] == "INVALIDJOBSTATE"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"object": "Account", "operation": "insert", "columnDelimiter": ["COMMA"]},
+        {"object": ["Account"], "operation": "insert"},
+        {"object": "Account", "operation": {"insert": True}},
+        {"object": "Account", "operation": "upsert", "externalIdFieldName": 5},
+        {"object": "Account", "operation": "insert", "lineEnding": None, "contentType": 1},
+    ],
+)
+def test_bulk_job_options_of_the_wrong_json_type_create_no_job(api, options):
+    jobs_before = len(api.call("GET", "jobs/ingest").json()["records"])
+    refused(api, "POST", "jobs/ingest", 400, "JSON_PARSER_ERROR", body=options)
+    assert len(api.call("GET", "jobs/ingest").json()["records"]) == jobs_before
+
+
+def test_a_bulk_query_of_the_wrong_json_type_creates_no_job(api):
+    refused(
+        api,
+        "POST",
+        "jobs/query",
+        400,
+        "JSON_PARSER_ERROR",
+        body={"operation": "query", "query": ["SELECT Id FROM Account"]},
     )
