@@ -10,6 +10,7 @@ resources_composite_composite_post.htm (at most 25 subrequests), intro_rest_comp
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 
@@ -500,3 +501,56 @@ def test_a_bulk_query_of_the_wrong_json_type_creates_no_job(api):
         "JSON_PARSER_ERROR",
         body={"operation": "query", "query": ["SELECT Id FROM Account"]},
     )
+
+
+# ---------------------------------------------------------------------------- logins
+def _jwt(payload: bytes) -> str:
+    parts = (b'{"alg":"RS256"}', payload, b"signature")
+    return ".".join(base64.urlsafe_b64encode(part).decode().rstrip("=") for part in parts)
+
+
+def _token(api: Client, assertion: str):
+    form = f"grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer&assertion={assertion}"
+    return api.sf.session.post(
+        f"{api.base}/services/oauth2/token",
+        data=form,
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+
+
+@pytest.mark.parametrize(
+    "payload", [b"[1,2]", b'"admin"', b"5", b"null", b'{"sub": ["admin"]}', b"\xff\xfe", b"{"]
+)
+def test_a_jwt_whose_claims_are_not_an_object_is_invalid_grant(api, payload):
+    response = _token(api, _jwt(payload))
+    assert response.status_code == 400
+    assert response.json() == {"error": "invalid_grant", "error_description": "invalid assertion"}
+
+
+def test_a_jwt_with_an_object_payload_logs_in(api):
+    response = _token(api, _jwt(b'{"sub": "anyone@example.com", "aud": "https://login.salesforce.com"}'))
+    assert response.status_code == 200 and response.json()["token_type"] == "Bearer"
+
+
+@pytest.mark.parametrize(
+    "envelope",
+    [
+        b"<a>" * 10_000 + b"</a>" * 10_000,
+        b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e "admin">]><login><username>&e;</username>'
+        b"<password>p</password></login>",
+        b"<login><username>admin",
+    ],
+    ids=["nested-10000-deep", "doctype", "unclosed"],
+)
+def test_an_unreadable_soap_envelope_is_a_soap_fault(api, envelope):
+    started = time.monotonic()
+    response = api.sf.session.post(
+        f"{api.base}/services/Soap/u/62.0",
+        data=envelope,
+        headers={"Content-Type": "text/xml", "SOAPAction": "login"},
+    )
+    assert time.monotonic() - started < FAST
+    assert response.status_code == 500
+    assert response.headers["Content-Type"].startswith("text/xml")
+    assert "<faultcode>soapenv:Client</faultcode>" in response.text
+    assert "<sessionId>" not in response.text
