@@ -11,8 +11,10 @@ resources_composite_composite_post.htm (at most 25 subrequests), intro_rest_comp
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 import time
+import zlib
 
 import pytest
 
@@ -554,3 +556,50 @@ def test_an_unreadable_soap_envelope_is_a_soap_fault(api, envelope):
     assert response.headers["Content-Type"].startswith("text/xml")
     assert "<faultcode>soapenv:Client</faultcode>" in response.text
     assert "<sessionId>" not in response.text
+
+
+# ---------------------------------------------------------------------------- compressed bodies
+@pytest.mark.parametrize(
+    ("coding", "compress"),
+    [("gzip", gzip.compress), ("deflate", zlib.compress)],
+)
+def test_compressed_request_bodies_are_decompressed(api, coding, compress):
+    raw = compress(json.dumps({"Name": f"sent with {coding}"}).encode())
+    created = api.call("POST", "sobjects/Account/", raw=raw, headers={"Content-Encoding": coding})
+    assert created.status_code == 201, created.text
+    assert api.call("GET", f"sobjects/Account/{created.json()['id']}").json()["Name"] == f"sent with {coding}"
+
+
+def test_a_body_that_does_not_decompress_is_refused(api):
+    refused(
+        api,
+        "POST",
+        "sobjects/Account/",
+        400,
+        "BAD_REQUEST",
+        raw=b'{"Name":"plain"}',
+        headers={"Content-Encoding": "gzip"},
+    )
+    truncated = gzip.compress(b'{"Name":"cut"}')[:-6]
+    refused(
+        api,
+        "POST",
+        "sobjects/Account/",
+        400,
+        "BAD_REQUEST",
+        raw=truncated,
+        headers={"Content-Encoding": "gzip"},
+    )
+
+
+def test_a_compressed_body_that_inflates_past_the_body_limit_is_refused_unread(api):
+    bomb = gzip.compress(b" " * (151 * 1024 * 1024), compresslevel=1)
+    refused(
+        api,
+        "POST",
+        "sobjects/Account/",
+        413,
+        "REQUEST_ENTITY_TOO_LARGE",
+        raw=bomb,
+        headers={"Content-Encoding": "gzip"},
+    )

@@ -6,7 +6,8 @@ and ``/services/oauth2/token`` (logins). Every data call needs a session the rou
 (``Authorization: Bearer <sid>``, or ``X-SFDC-Session`` as Bulk API 1.0 clients send it);
 without one the answer is 401 ``INVALID_SESSION_ID``, the only code on which
 simple-salesforce logs in again. Each call runs under the org's lock, so concurrent clients
-never interleave a multi-statement write; every error ends as Salesforce's JSON array.
+never interleave a multi-statement write; every error ends as Salesforce's JSON array. A
+compressed body (``Content-Encoding: gzip``/``deflate``) is decompressed before anything reads it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from emulator.errors import SalesforceError, not_found, unknown_exception
 from emulator.rest import versions
+from emulator.rest.content_encoding import decompressed
 from emulator.rest.messages import Request, Response, error_response
 from emulator.rest.routing import Call, Route, method_not_allowed
 from emulator.store.seed import ORGANIZATION_ID
@@ -127,6 +129,7 @@ class Router:
         return response
 
     def _handle(self, request: Request) -> Response:
+        request = decompressed(request)
         path = request.path
         if path.rstrip("/") == "/services/data":
             return versions.versions_response()
