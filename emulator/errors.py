@@ -9,6 +9,8 @@ in the CLI). Codes and messages are Salesforce's own words; never invent one.
 
 from __future__ import annotations
 
+import secrets
+
 
 class SalesforceError(Exception):
     """A failure exactly as Salesforce reports it."""
@@ -51,6 +53,16 @@ class SalesforceError(Exception):
 def not_found() -> SalesforceError:
     """404 for a record or resource that does not exist (REST API error codes page)."""
     return SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404)
+
+
+def unknown_exception() -> SalesforceError:
+    """500 UNKNOWN_EXCEPTION with an ErrorId, as Salesforce answers a failure of its own."""
+    error_id = f"{secrets.randbelow(10**10)}-{secrets.randbelow(10**5)} ({-secrets.randbelow(10**10)})"
+    return SalesforceError(
+        "UNKNOWN_EXCEPTION",
+        f"An unexpected error occurred. Please include this ErrorId if you contact support: {error_id}",
+        status=500,
+    )
 
 
 def no_such_column(name: str, entity: str) -> str:

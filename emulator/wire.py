@@ -16,6 +16,8 @@ _DATETIME = re.compile(
     r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?"
     r"\s*(Z|[+-]\d{2}:?\d{2})?$"
 )
+MAX_OFFSET_HOURS = 18
+"""Zone offsets run from -18:00 to +18:00 (java.time.ZoneOffset, which Salesforce's parser uses)."""
 _TIME = re.compile(r"^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$")
 
 
@@ -57,7 +59,8 @@ def parse_datetime(text: str) -> dt.datetime | None:
     """A UTC naive datetime from the ISO forms Salesforce accepts, or None.
 
     Accepts ``2024-01-01T10:00:00Z``, ``…+02:00``, ``…+0200``, ``….000+0000``, a naive time
-    (taken as UTC) and a bare date (its midnight, UTC).
+    (taken as UTC) and a bare date (its midnight, UTC). None for an offset beyond ±18:00 or
+    one that moves the instant out of the calendar (``9999-12-31T23:00:00-05:00``).
     """
     m = _DATETIME.match(text.strip())
     if not m:
@@ -78,8 +81,13 @@ def parse_datetime(text: str) -> dt.datetime | None:
     if zone and zone != "Z":
         sign = 1 if zone[0] == "+" else -1
         digits = zone[1:].replace(":", "")
-        offset = dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))
-        value -= sign * offset
+        hours, minutes = int(digits[:2]), int(digits[2:])
+        if hours > MAX_OFFSET_HOURS or minutes > 59 or (hours == MAX_OFFSET_HOURS and minutes):
+            return None
+        try:
+            value -= sign * dt.timedelta(hours=hours, minutes=minutes)
+        except OverflowError:
+            return None  # the offset moves the instant out of the calendar (before year 1 or after 9999)
     return value.replace(microsecond=value.microsecond // 1000 * 1000)
 
 

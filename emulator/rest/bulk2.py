@@ -14,16 +14,21 @@ from __future__ import annotations
 import base64
 import binascii
 import itertools
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 from emulator import ids
-from emulator.errors import SalesforceError, not_found
+from emulator.errors import SalesforceError, not_found, unknown_exception
 from emulator.rest import bulk_csv
 from emulator.rest.bulk_ingest import IngestOutcome, run_ingest
 from emulator.rest.messages import Headers, Response, empty_response, json_response
+from emulator.rest.params import capped_number
 from emulator.rest.routing import Call, Route
+from emulator.store.coerce import json_token
 from emulator.wire import format_datetime
+
+log = logging.getLogger(__name__)
 
 INGEST_OPERATIONS = ("insert", "update", "upsert", "delete", "hardDelete")
 QUERY_OPERATIONS = ("query", "queryAll")
@@ -147,10 +152,31 @@ def _new_job(call: Call, kind: str, body: dict[str, Any]) -> Job:
     )
 
 
+_STRING_OPTIONS = (
+    "object",
+    "operation",
+    "columnDelimiter",
+    "lineEnding",
+    "contentType",
+    "externalIdFieldName",
+    "query",
+    "state",
+)
+"""Job properties that are strings (create_job.htm, query_create_job.htm, close_job.htm)."""
+
+
 def _body(call: Call) -> dict[str, Any]:
+    """The job request body; a property of the wrong JSON type refuses it whole (nothing is created)."""
     data = call.request.json()
     if not isinstance(data, dict):
         raise SalesforceError("JSON_PARSER_ERROR", "Cannot deserialize instance of job from non-object value")
+    for name in _STRING_OPTIONS:
+        value = data.get(name)
+        if value is not None and not isinstance(value, str):
+            raise SalesforceError(
+                "JSON_PARSER_ERROR",
+                f"Cannot deserialize instance of String from {json_token(value)} value: {name}",
+            )
     return data
 
 
@@ -206,16 +232,37 @@ def change_state(call: Call, job_id: str, kind: str) -> Response:
 
 
 def _process_ingest(call: Call, job: Job) -> None:
+    """Run the job's rows; whatever goes wrong, the job ends ``Failed`` (never stuck in UploadComplete)
+    and a failure that stops the run midway keeps none of its rows."""
     obj = call.org.schema.get(job.object)
-    job.header, rows = bulk_csv.read_rows(job.data or b"", job.column_delimiter)
+    try:
+        job.header, rows = bulk_csv.read_rows(job.data or b"", job.column_delimiter)
+    except bulk_csv.MalformedCsv as exc:
+        _fail(job, f"InvalidBatch : {exc}")
+        return
     unknown = next((name for name in job.header if "." not in name and obj.field(name) is None), None)
     if unknown is not None:
         # A column the object lacks fails the whole job before any row runs.
-        job.state = "Failed"
-        job.error_message = f"InvalidBatch : Field name not found : {unknown}"
+        _fail(job, f"InvalidBatch : Field name not found : {unknown}")
         return
-    job.outcome = run_ingest(call, obj, job.operation, job.external_id, job.header, rows)
+    try:
+        with call.org.transaction():
+            outcome = run_ingest(call, obj, job.operation, job.external_id, job.header, rows)
+    except SalesforceError as exc:
+        _fail(job, f"{exc.error_code} : {exc.message}")
+        return
+    except Exception:
+        log.exception("unexpected error running Bulk API 2.0 job %s", job.id)
+        error = unknown_exception()
+        _fail(job, f"{error.error_code} : {error.message}")
+        return
+    job.outcome = outcome
     job.state = "JobComplete"
+
+
+def _fail(job: Job, message: str) -> None:
+    job.state = "Failed"
+    job.error_message = message
 
 
 def ingest_results(call: Call, job_id: str, which: str) -> Response:
@@ -230,10 +277,20 @@ def ingest_results(call: Call, job_id: str, which: str) -> Response:
         header = ["sf__Id", "sf__Error", *job.header]
         rows = [[rid, error, *row] for rid, error, row in outcome.failures]
     else:
+        if job.outcome is None and job.data is not None and not job.header:
+            # Data that never parsed comes back as it was uploaded.
+            return Response(200, Headers({"Content-Type": "text/csv"}), bytes(job.data))
         header = list(job.header)
-        rows = [] if job.outcome is not None else bulk_csv.read_rows(job.data or b"", job.column_delimiter)[1]
+        rows = [] if job.outcome is not None else _parsed_rows(job)
     text = bulk_csv.write_rows(header, rows, job.column_delimiter, job.line_ending)
     return Response(200, Headers({"Content-Type": "text/csv"}), text.encode("utf-8"))
+
+
+def _parsed_rows(job: Job) -> list[list[str]]:
+    try:
+        return bulk_csv.read_rows(job.data or b"", job.column_delimiter)[1]
+    except bulk_csv.MalformedCsv:
+        return []
 
 
 # ---------------------------------------------------------------------------- query
@@ -273,10 +330,9 @@ def query_results(call: Call, job_id: str) -> Response:
     """``GET jobs/query/<id>/results[?locator=&maxRecords=]``: one page of CSV."""
     job = _job(call, job_id, "query")
     start = _locator_offset(call.request.param("locator"))
-    max_records = call.request.param("maxRecords")
-    size = (
-        int(max_records) if max_records and max_records.isdigit() and int(max_records) > 0 else len(job.rows)
-    )
+    # A maxRecords that is not a positive ASCII number is ignored; a huge one means every row.
+    max_records = capped_number(call.request.param("maxRecords") or "", max(len(job.rows), 1))
+    size = max_records if max_records else len(job.rows)
     page = job.rows[start : start + size]
     end = start + len(page)
     locator = base64.b64encode(str(end).encode()).decode().rstrip("=") if end < len(job.rows) else "null"

@@ -22,14 +22,34 @@ NULL_MARKER = "#N/A"
 _WIRE_DATETIME = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3})\+0000$")
 
 
+class MalformedCsv(ValueError):
+    """Uploaded data that is not CSV; the message is the one Salesforce's CSV reader gives."""
+
+
 def read_rows(data: bytes, delimiter: str) -> tuple[list[str], list[list[str]]]:
-    """The header and the rows of uploaded CSV (a UTF-8 byte order mark is ignored)."""
+    """The header and the rows of uploaded CSV (a UTF-8 byte order mark is ignored).
+
+    A quote that is never closed, or text after a closing quote, is :class:`MalformedCsv`:
+    the whole upload is refused rather than one value swallowing the rest of the file.
+    """
     text = data.decode("utf-8-sig", errors="replace")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=DELIMITERS.get(delimiter, ","))
-    rows = [row for row in reader if row and any(cell != "" for cell in row)]
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=DELIMITERS.get(delimiter, ","), strict=True)
+    try:
+        rows = [row for row in reader if row and any(cell != "" for cell in row)]
+    except csv.Error as exc:
+        raise MalformedCsv(_salesforce_wording(str(exc))) from None
     if not rows:
         return [], []
     return [h.strip() for h in rows[0]], rows[1:]
+
+
+def _salesforce_wording(python_message: str) -> str:
+    """The message of Salesforce's CSV reader (com.sforce.async.CSVReader) for Python's csv.Error."""
+    if python_message.startswith("unexpected end of data"):
+        return "EOF reached before closing an opened quote"
+    if python_message.endswith("expected after '\"'"):
+        return "Not expecting more text after end quote"
+    return python_message
 
 
 def write_rows(header: list[str], rows: Iterable[list[Any]], delimiter: str, line_ending: str) -> str:

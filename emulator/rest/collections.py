@@ -10,13 +10,17 @@ With ``allOrNone`` one failure rolls back the request and every other record rep
 from __future__ import annotations
 
 import contextlib
+import logging
 from typing import Any
 
 from emulator import ids
-from emulator.errors import SalesforceError
+from emulator.errors import SalesforceError, unknown_exception
 from emulator.rest.messages import Response, json_response
 from emulator.rest.routing import Call, Route
 from emulator.rest.sobjects import external_id_field, render_record, upsert_one
+from emulator.store.coerce import coerce, json_token
+
+log = logging.getLogger(__name__)
 
 MAX_RECORDS = 200
 
@@ -78,6 +82,10 @@ def _run(call: Call, count: int, all_or_none: bool, one) -> list[dict[str, Any]]
                     results.append(one(index))
                 except SalesforceError as exc:
                     results.append(_failure(exc))
+                except Exception:
+                    # A record's write is one transaction of its own: report it failed, keep the others' results.
+                    log.exception("unexpected error on record %d of a collection", index)
+                    results.append(_failure(unknown_exception()))
             if all_or_none and any(not r["success"] for r in results):
                 raise _Rollback
     except _Rollback:
@@ -94,6 +102,10 @@ def _record_type(call: Call, record: Any):
     name = attributes.get("type") if isinstance(attributes, dict) else None
     if not name:
         raise no_type()
+    if not isinstance(name, str):
+        raise SalesforceError(
+            "JSON_PARSER_ERROR", f"Cannot deserialize instance of String from {json_token(name)} value"
+        )
     obj = call.org.schema.get(name)
     if obj is None:
         raise SalesforceError("INVALID_TYPE", f"sObject type '{name}' is not supported.")
@@ -128,9 +140,10 @@ def update(call: Call) -> Response:
         record_id = record.get("Id") or record.get("id")
         if not record_id:
             raise SalesforceError("MISSING_ARGUMENT", "Id not specified in an update call", [])
+        canonical = coerce(obj.field("Id"), record_id)  # MALFORMED_ID for what is not an Id
         values = {k: v for k, v in _fields(record).items() if k.lower() != "id"}
-        call.org.update(obj.name, record_id, values)
-        return _success(ids.normalize(record_id) or record_id)
+        call.org.update(obj.name, canonical, values)
+        return _success(canonical)
 
     return json_response(200, _run(call, len(records), all_or_none, one))
 

@@ -15,17 +15,22 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import re
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from emulator.errors import SalesforceError, not_found
+from emulator.errors import SalesforceError, not_found, unknown_exception
 from emulator.rest import versions
+from emulator.rest.composite_request import read_composite_request
 from emulator.rest.messages import Headers, Request, Response, error_response
+from emulator.rest.params import capped_number
 from emulator.rest.routing import Call, Route
 
-_REFERENCE = re.compile(r"@\{([A-Za-z0-9_]+)((?:\.[A-Za-z0-9_]+|\[\d+\])*)\}")
-_PATH_STEP = re.compile(r"\.([A-Za-z0-9_]+)|\[(\d+)\]")
+log = logging.getLogger(__name__)
+
+_REFERENCE = re.compile(r"@\{([A-Za-z0-9_]+)((?:\.[A-Za-z0-9_]+|\[[0-9]+\])*)\}")
+_PATH_STEP = re.compile(r"\.([A-Za-z0-9_]+)|\[([0-9]+)\]")
 _SUBREQUEST_URL = re.compile(r"^/services/data/v(?P<version>[^/]+)/(?P<rest>.*)$")
 
 ROLLED_BACK = "The transaction was rolled back since another operation in the same transaction failed."
@@ -60,8 +65,8 @@ def _reference_text(match: re.Match, results: dict[str, Any]) -> str:
         name, index = step.group(1), step.group(2)
         if name is not None and isinstance(current, dict) and name in current:
             current = current[name]
-        elif index is not None and isinstance(current, list) and int(index) < len(current):
-            current = current[int(index)]
+        elif index is not None and isinstance(current, list) and _index(index, current) is not None:
+            current = current[_index(index, current)]
         else:
             raise missing
     if current is None or isinstance(current, (dict, list)):
@@ -69,6 +74,12 @@ def _reference_text(match: re.Match, results: dict[str, Any]) -> str:
     if isinstance(current, bool):
         return "true" if current else "false"
     return str(current)
+
+
+def _index(text: str, items: list) -> int | None:
+    """``[n]`` of a reference as a position in ``items`` (None past the end; never converts a huge ``n``)."""
+    position = capped_number(text, len(items))
+    return position if position is not None and position < len(items) else None
 
 
 def _subrequest_response(reference_id: Any, response: Response) -> dict[str, Any]:
@@ -116,7 +127,8 @@ def _execute(call: Call, sub: dict[str, Any], results: dict[str, Any], all_or_no
         body = {**body, "allOrNone": True}
     headers = Headers({"Content-Type": "application/json"})
     for key, value in (sub.get("httpHeaders") or {}).items():
-        headers[str(key)] = str(value)
+        if value is not None:
+            headers[key] = ("true" if value else "false") if isinstance(value, bool) else str(value)
     request = Request(
         method=method,
         path=path,
@@ -143,27 +155,22 @@ def _add_location(call: Call, response: Response, version: str, rest: str) -> No
 
 def composite(call: Call) -> Response:
     """``POST composite``."""
-    data = call.request.json()
-    if not isinstance(data, dict) or not isinstance(data.get("compositeRequest"), list):
-        raise SalesforceError(
-            "JSON_PARSER_ERROR",
-            "Cannot deserialize instance of Composite Request: compositeRequest is required",
-        )
-    subrequests = data["compositeRequest"]
-    all_or_none = bool(data.get("allOrNone"))
+    subrequests, all_or_none = read_composite_request(call.request.json())
     entries: list[dict[str, Any] | None] = [None] * len(subrequests)
     bodies: dict[str, Any] = {}
     failed: int | None = None
     try:
         with call.org.transaction() if all_or_none else contextlib.nullcontext():
             for index, sub in enumerate(subrequests):
-                if not isinstance(sub, dict):
-                    sub = {}
                 reference_id = sub.get("referenceId")
                 try:
                     response = _execute(call, sub, bodies, all_or_none)
                 except SalesforceError as exc:
                     response = error_response(exc)
+                except Exception:
+                    # Answered like a request of its own; the other subrequests' answers still say what was saved.
+                    log.exception("unexpected error in composite subrequest %s", reference_id)
+                    response = error_response(unknown_exception())
                 entries[index] = _subrequest_response(reference_id, response)
                 if response.status < 400 and isinstance(reference_id, str):
                     bodies[reference_id] = entries[index]["body"]
@@ -175,8 +182,7 @@ def composite(call: Call) -> Response:
     if failed is not None:
         for index, sub in enumerate(subrequests):
             if index != failed:
-                reference_id = sub.get("referenceId") if isinstance(sub, dict) else None
-                entries[index] = _error_entry(reference_id, _halted(ROLLED_BACK))
+                entries[index] = _error_entry(sub.get("referenceId"), _halted(ROLLED_BACK))
     return Response(
         200,
         Headers({"Content-Type": "application/json;charset=UTF-8"}),

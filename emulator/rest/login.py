@@ -20,11 +20,12 @@ import re
 import time
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
-from xml.dom import minidom
-from xml.parsers.expat import ExpatError
 from xml.sax.saxutils import escape
 
+from emulator.errors import SalesforceError
+from emulator.rest.json_body import parse_json_body
 from emulator.rest.messages import Headers, Request, Response
+from emulator.rest.soap_envelope import UnreadableEnvelope, element_texts
 from emulator.store.seed import ORGANIZATION_ID, SYSTEM_ADMINISTRATOR_PROFILE_ID
 
 if TYPE_CHECKING:
@@ -73,21 +74,15 @@ def _admin(router: Router) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------------------- SOAP
-def _element_text(document: minidom.Document, local_name: str) -> str | None:
-    for node in document.getElementsByTagNameNS("*", local_name) or document.getElementsByTagName(local_name):
-        return "".join(child.data for child in node.childNodes if child.nodeType == child.TEXT_NODE)
-    return None
-
-
 def soap_login(router: Router, request: Request) -> Response:
     """The partner WSDL ``login`` call."""
     version = (_SOAP_VERSION.search(request.path).group(1)) if _SOAP_VERSION.search(request.path) else "62.0"
     try:
-        document = minidom.parseString(request.body or b"<empty/>")
-    except ExpatError:
+        fields = element_texts(request.body or b"<empty/>", ("username", "password"))
+    except UnreadableEnvelope:
         return _soap_fault("soapenv:Client", "INVALID_LOGIN", INVALID_LOGIN)
-    username = (_element_text(document, "username") or "").strip()
-    password = _element_text(document, "password") or ""
+    username = fields.get("username", "").strip()
+    password = fields.get("password", "")
     if not username or not password:
         return _soap_fault("sf:INVALID_LOGIN", "INVALID_LOGIN", INVALID_LOGIN)
     user = _user(router, username)
@@ -159,9 +154,10 @@ def oauth_token(router: Router, request: Request) -> Response:
             )
         username = ""
     elif grant == "urn:ietf:params:oauth:grant-type:jwt-bearer":
-        if not form.get("assertion"):
+        subject = _jwt_subject(form.get("assertion") or "")
+        if subject is None:
             return _json(400, {"error": "invalid_grant", "error_description": "invalid assertion"})
-        username = _jwt_subject(form["assertion"])
+        username = subject
     else:
         return _json(
             400, {"error": "unsupported_grant_type", "error_description": "grant type not supported"}
@@ -187,14 +183,24 @@ def oauth_token(router: Router, request: Request) -> Response:
     )
 
 
-def _jwt_subject(assertion: str) -> str:
-    """The ``sub`` claim of a JWT (not verified: the emulator trusts its callers)."""
+def _jwt_subject(assertion: str) -> str | None:
+    """The ``sub`` claim of a JWT ("" without one), or None when the assertion is not a JWT whose
+    payload is a JSON object with a string ``sub`` (the signature is not verified: the emulator
+    trusts its callers). OAuth 2.0 JWT Bearer Flow, Salesforce Help: the claims set is a JSON object."""
+    parts = assertion.split(".")
+    if len(parts) != 3:
+        return None
+    payload = parts[1] + "=" * (-len(parts[1]) % 4)
     try:
-        payload = assertion.split(".")[1]
-        payload += "=" * (-len(payload) % 4)
-        return str(json.loads(base64.urlsafe_b64decode(payload)).get("sub") or "")
-    except (IndexError, ValueError):
+        claims = parse_json_body(base64.urlsafe_b64decode(payload.encode("ascii")))
+    except (ValueError, SalesforceError):  # binascii.Error and UnicodeEncodeError are ValueErrors
+        return None
+    if not isinstance(claims, dict):
+        return None
+    subject = claims.get("sub")
+    if subject is None:
         return ""
+    return subject if isinstance(subject, str) else None
 
 
 def _json(status: int, payload: dict) -> Response:

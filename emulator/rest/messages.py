@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from emulator.errors import SalesforceError
+from emulator.rest.json_body import parse_json_body
 from emulator.wire import to_json
 
 
@@ -87,7 +88,7 @@ class Request:
         return values[0] if values else default
 
     def json(self) -> Any:
-        """The body parsed as JSON; JSON_PARSER_ERROR (Salesforce's words) when it is not JSON."""
+        """The body parsed as JSON; JSON_PARSER_ERROR (Salesforce's words) when it is not JSON (see json_body)."""
         return parse_json_body(self.body)
 
 
@@ -125,32 +126,3 @@ def error_response(error: SalesforceError | list[SalesforceError]) -> Response:
     """The REST rendering of errors: a JSON array with the first error's HTTP status."""
     errors = error if isinstance(error, list) else [error]
     return json_response(errors[0].status, [e.to_rest() for e in errors])
-
-
-def parse_json_body(body: bytes) -> Any:
-    """Parse a request body as JSON, raising the JSON_PARSER_ERROR a real org answers with."""
-    text = body.decode("utf-8", errors="replace") if isinstance(body, (bytes, bytearray)) else body
-    if not text.strip():
-        # What Jackson (Salesforce's JSON reader) reports for an empty body.
-        raise SalesforceError("JSON_PARSER_ERROR", "No content to map to Object due to end of input")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise json_parser_error(text, exc) from None
-
-
-def json_parser_error(text: str, exc: json.JSONDecodeError) -> SalesforceError:
-    """JSON_PARSER_ERROR worded like Jackson's messages: the offending character and where it is."""
-    column = exc.colno
-    if exc.pos < len(text):
-        char = text[exc.pos]
-        reason = f"Unexpected character ('{char}' (code {ord(char)}))"
-        if exc.msg.startswith("Expecting property name"):
-            reason += ": was expecting double-quote to start field name"
-        elif exc.msg.startswith("Expecting value"):
-            reason += ": expected a valid value (number, String, array, object, 'true', 'false' or 'null')"
-        elif exc.msg.startswith("Expecting ',' delimiter"):
-            reason += ": was expecting comma to separate Object entries"
-    else:
-        reason = "Unexpected end-of-input"
-    return SalesforceError("JSON_PARSER_ERROR", f"{reason} at [line:{exc.lineno}, column:{column}]")

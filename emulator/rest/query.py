@@ -15,17 +15,18 @@ import re
 
 from emulator.errors import SalesforceError, not_found
 from emulator.rest.messages import Response, json_response
+from emulator.rest.params import capped_number
 from emulator.rest.routing import Call, Route
 
 DEFAULT_BATCH_SIZE = 2000
-_BATCH_SIZE = re.compile(r"batchSize\s*=\s*(\d+)", re.IGNORECASE)
+_BATCH_SIZE = re.compile(r"batchSize\s*=\s*([0-9]+)", re.IGNORECASE)
 
 
 def batch_size(call: Call) -> int:
     """The page size the client asked for with ``Sforce-Query-Options: batchSize=N`` (default 2000)."""
     header = call.request.headers.get("Sforce-Query-Options") or ""
     match = _BATCH_SIZE.search(header)
-    return int(match.group(1)) if match else DEFAULT_BATCH_SIZE
+    return capped_number(match.group(1), DEFAULT_BATCH_SIZE) if match else DEFAULT_BATCH_SIZE
 
 
 def _soql():

@@ -6,7 +6,8 @@ and ``/services/oauth2/token`` (logins). Every data call needs a session the rou
 (``Authorization: Bearer <sid>``, or ``X-SFDC-Session`` as Bulk API 1.0 clients send it);
 without one the answer is 401 ``INVALID_SESSION_ID``, the only code on which
 simple-salesforce logs in again. Each call runs under the org's lock, so concurrent clients
-never interleave a multi-statement write; every error ends as Salesforce's JSON array.
+never interleave a multi-statement write; every error ends as Salesforce's JSON array. A
+compressed body (``Content-Encoding: gzip``/``deflate``) is decompressed before anything reads it.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import secrets
 import threading
 from typing import TYPE_CHECKING
 
-from emulator.errors import SalesforceError, not_found
+from emulator.errors import SalesforceError, not_found, unknown_exception
 from emulator.rest import versions
+from emulator.rest.content_encoding import decompressed
 from emulator.rest.messages import Request, Response, error_response
 from emulator.rest.routing import Call, Route, method_not_allowed
 from emulator.store.seed import ORGANIZATION_ID
@@ -121,21 +123,13 @@ class Router:
             response = error_response(exc)
         except Exception:
             log.exception("unexpected error answering %s %s", request.method, request.path)
-            error_id = (
-                f"{secrets.randbelow(10**10)}-{secrets.randbelow(10**5)} ({-secrets.randbelow(10**10)})"
-            )
-            response = error_response(
-                SalesforceError(
-                    "UNKNOWN_EXCEPTION",
-                    f"An unexpected error occurred. Please include this ErrorId if you contact support: {error_id}",
-                    status=500,
-                )
-            )
+            response = error_response(unknown_exception())
         if request.method == "HEAD":
             response.body = b""
         return response
 
     def _handle(self, request: Request) -> Response:
+        request = decompressed(request)
         path = request.path
         if path.rstrip("/") == "/services/data":
             return versions.versions_response()

@@ -197,10 +197,12 @@ def matches_ignoring_case(field: Field) -> bool:
 def upsert_one(call: Call, obj: SObject, key: Field, value: Any, values: dict[str, Any]) -> tuple[str, bool]:
     """Update the one live record whose ``key`` is ``value`` with ``values``, or create one; (Id, created).
 
-    A record without a value for the key is REQUIRED_FIELD_MISSING.
+    A record without a value for the key is REQUIRED_FIELD_MISSING (keyed on ``Id``, see :func:`_upsert_by_id`).
     Several matches are DUPLICATE_EXTERNAL_ID, as collections and Bulk API upserts report them
     (the single-record resource answers 300 instead and does not come here).
     """
+    if key.name == "Id":
+        return _upsert_by_id(call, obj, key, value, values)
     if value is None:
         raise required_missing([key.name])
     matches = find_by_external_id(call, obj, key, value)
@@ -215,6 +217,30 @@ def upsert_one(call: Call, obj: SObject, key: Field, value: Any, values: dict[st
         call.org.update(obj.name, matches[0], changes)
         return matches[0], False
     return call.org.insert(obj.name, {k: v for k, v in values.items() if k.lower() != "id"}), True
+
+
+def _upsert_by_id(
+    call: Call, obj: SObject, key: Field, value: Any, values: dict[str, Any]
+) -> tuple[str, bool]:
+    """Upsert keyed on ``Id``: no Id creates (Mobile SDK Developer Guide, "Collection Upsert"); a
+    malformed one is MALFORMED_ID and an Id naming no record of the object is NOT_FOUND, as
+    ``PATCH sobjects/X/Id/<value>`` answers; nothing is created for either."""
+    changes = {k: v for k, v in values.items() if k.lower() != "id"}
+    if value is None or value == "":
+        return call.org.insert(obj.name, changes), True
+    record_id = existing_record_id(call, obj, key, value)
+    call.org.update(obj.name, record_id, changes)
+    return record_id, False
+
+
+def existing_record_id(call: Call, obj: SObject, key: Field, value: Any) -> str:
+    """The live record ``value`` names as an ``Id``: MALFORMED_ID when it is not an Id at all,
+    NOT_FOUND when no record of ``obj`` has it."""
+    coerce(key, value)  # MALFORMED_ID ("Account ID: id value of incorrect type: ...") or a type error
+    matches = find_by_external_id(call, obj, key, value)
+    if not matches:
+        raise not_found()
+    return matches[0]
 
 
 def find_by_external_id(call: Call, obj: SObject, field: Field, value: Any) -> list[str]:
@@ -249,7 +275,9 @@ def upsert(call: Call, obj: SObject, field: Field, value: str, body: dict[str, A
     if len(matches) > 1:
         return json_response(300, [call.record_url(obj.name, m) for m in matches])
     if not matches:
-        if field.name == "Id" or (call.request.param("updateOnly") or "").lower() == "true":
+        if field.name == "Id":
+            existing_record_id(call, obj, field, value)  # MALFORMED_ID or NOT_FOUND
+        if (call.request.param("updateOnly") or "").lower() == "true":
             raise not_found()
         values = {k: v for k, v in body.items() if obj.field(k) is None or obj.field(k).name != field.name}
         values[field.name] = value

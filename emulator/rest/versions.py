@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from emulator.rest.messages import Response, json_response
+from emulator.rest.params import capped_number
 
 OLDEST_VERSION = 31
 """Summer '14: the oldest version still served by Salesforce's REST API (older ones are retired)."""
@@ -26,9 +27,10 @@ def release_label(major: int) -> str:
 
 
 def is_supported(version: str) -> bool:
-    """True for ``XX.0`` between the oldest and the newest served version."""
+    """True for ``XX.0`` between the oldest and the newest served version (ASCII digits only)."""
     major, _, minor = version.partition(".")
-    return major.isdigit() and minor == "0" and OLDEST_VERSION <= int(major) <= NEWEST_VERSION
+    number = capped_number(major, NEWEST_VERSION + 1)
+    return number is not None and minor == "0" and OLDEST_VERSION <= number <= NEWEST_VERSION
 
 
 def versions_response() -> Response:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime as dt
-import math
 import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
@@ -35,6 +34,8 @@ _TEXT_TYPES = {
     "encryptedstring",
     "anyType",
 }
+_DECIMAL_DIGITS = 28
+"""Significant digits of Python's default decimal context: the most an unbounded number field keeps."""
 _JSON_TYPE_NAMES = {
     "boolean": "boolean",
     "int": "int",
@@ -48,30 +49,30 @@ _JSON_TYPE_NAMES = {
 }
 
 
+def json_token(value: Any) -> str:
+    """The name of the JSON token a value was read from, as Jackson's messages call it (``VALUE_STRING`` ...)."""
+    if isinstance(value, str):
+        return "VALUE_STRING"
+    if isinstance(value, bool):
+        return "VALUE_TRUE" if value else "VALUE_FALSE"
+    if isinstance(value, int):
+        return "VALUE_NUMBER_INT"
+    if isinstance(value, float):
+        return "VALUE_NUMBER_FLOAT"
+    if isinstance(value, dict):
+        return "START_OBJECT"
+    if value is None:
+        return "VALUE_NULL"
+    return "START_ARRAY"
+
+
 def deserialize_error(field: Field, value: Any) -> SalesforceError:
     """JSON_PARSER_ERROR for a value of the wrong JSON type (what the REST deserializer reports)."""
-    kind = (
-        "VALUE_STRING"
-        if isinstance(value, str)
-        else (
-            "VALUE_TRUE"
-            if value is True
-            else "VALUE_FALSE"
-            if value is False
-            else "VALUE_NUMBER_INT"
-            if isinstance(value, int)
-            else "VALUE_NUMBER_FLOAT"
-            if isinstance(value, float)
-            else "START_OBJECT"
-            if isinstance(value, dict)
-            else "START_ARRAY"
-        )
-    )
     shown = value if not isinstance(value, (dict, list)) else ""
     target = _JSON_TYPE_NAMES.get(field.type, "String")
     return SalesforceError(
         "JSON_PARSER_ERROR",
-        f"Cannot deserialize instance of {target} from {kind} value {shown} or request may be missing a required field",
+        f"Cannot deserialize instance of {target} from {json_token(value)} value {shown} or request may be missing a required field",
     )
 
 
@@ -185,38 +186,49 @@ def _reference(field: Field, value: Any) -> str:
 
 
 def _integer(field: Field, value: Any) -> int:
-    if isinstance(value, bool):
-        raise deserialize_error(field, value)
-    if isinstance(value, str):
-        try:
-            value = Decimal(value.strip())
-        except InvalidOperation:
-            raise deserialize_error(field, value) from None
-    if isinstance(value, float) and not math.isfinite(value):
-        raise deserialize_error(field, value)
-    if not isinstance(value, (int, float, Decimal)):
-        raise deserialize_error(field, value)
-    as_int = int(value)
+    number = _number(field, value)
     limit = 2**31 if field.type == "int" else 2**63
+    # Compare magnitudes before converting: int(Decimal("1e99999999")) would expand a hundred
+    # million digits while the org's lock is held.
+    if number and number.adjusted() >= len(str(limit)):
+        raise _out_of_range(field, value)
+    as_int = int(number)
     if not -limit <= as_int < limit or (field.digits and len(str(abs(as_int))) > field.digits):
         raise _out_of_range(field, value)
     return as_int
 
 
 def _decimal(field: Field, value: Any) -> Decimal:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
-        raise deserialize_error(field, value)
-    try:
-        number = Decimal(str(value).strip()) if not isinstance(value, Decimal) else value
-    except InvalidOperation:
-        raise deserialize_error(field, value) from None
-    if not number.is_finite():
-        raise deserialize_error(field, value)
+    number = _number(field, value)
     scale = field.scale or 0
+    integer_room = field.precision - scale if field.precision else _DECIMAL_DIGITS - scale
+    # Refuse what cannot fit before rounding: quantizing 1e300 to cents overflows Decimal's context.
+    if number and number.adjusted() >= integer_room:
+        raise _out_of_range(field, value)
     number = number.quantize(Decimal(1).scaleb(-scale), rounding=ROUND_HALF_UP)
     integer_digits = len(str(abs(int(number)))) if int(number) != 0 else 0
-    if field.precision and integer_digits > field.precision - scale:
+    if integer_digits > integer_room:
         raise _out_of_range(field, value)
+    return number
+
+
+def _number(field: Field, value: Any) -> Decimal:
+    """A JSON number or numeric text (ASCII digits, as Salesforce reads them) as a finite Decimal."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
+        raise deserialize_error(field, value)
+    if isinstance(value, Decimal):
+        number = value
+    else:
+        text = str(value).strip()
+        if not text.isascii():
+            # Decimal() would read Arabic-Indic or fullwidth digits; Salesforce does not.
+            raise deserialize_error(field, value)
+        try:
+            number = Decimal(text)
+        except InvalidOperation:
+            raise deserialize_error(field, value) from None
+    if not number.is_finite():
+        raise deserialize_error(field, value)
     return number
 
 
