@@ -13,13 +13,13 @@ compressed body (``Content-Encoding: gzip``/``deflate``) is decompressed before 
 from __future__ import annotations
 
 import importlib
-import logging
 import re
 import secrets
 import threading
 from typing import TYPE_CHECKING
 
-from emulator.errors import SalesforceError, not_found, unknown_exception
+from emulator.error_boundary import as_salesforce_error
+from emulator.errors import SalesforceError, not_found
 from emulator.rest import versions
 from emulator.rest.content_encoding import decompressed
 from emulator.rest.messages import Request, Response, error_response
@@ -28,8 +28,6 @@ from emulator.store.seed import ORGANIZATION_ID
 
 if TYPE_CHECKING:
     from emulator.store.org import Org
-
-log = logging.getLogger(__name__)
 
 RESOURCE_MODULES = (
     "emulator.rest.describe",
@@ -119,11 +117,9 @@ class Router:
         """Answer one request; never raises."""
         try:
             response = self._handle(request)
-        except SalesforceError as exc:
-            response = error_response(exc)
-        except Exception:
-            log.exception("unexpected error answering %s %s", request.method, request.path)
-            response = error_response(unknown_exception())
+        except Exception as exc:
+            context = f"answering {request.method} {request.path}"
+            response = error_response(as_salesforce_error(exc, context=context))
         if request.method == "HEAD":
             response.body = b""
         return response

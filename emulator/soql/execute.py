@@ -20,8 +20,6 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import duckdb
-
 from emulator import ids
 from emulator.errors import SalesforceError
 from emulator.soql.shape import bulk_allocation, child_result
@@ -59,22 +57,9 @@ def batch_size_of(requested: int | None) -> int:
 
 
 def fetch(org: Org, plan: Plan, params: list[Any] | None = None) -> list[tuple]:
-    """All rows of ``plan`` (a DuckDB failure is reported the way Salesforce reports its own)."""
-    try:
-        with org.lock:
-            return org.con.execute(plan.sql, params).fetchall()
-    except duckdb.Error as exc:
-        raise unexpected_error(exc) from None
-
-
-def unexpected_error(exc: BaseException) -> SalesforceError:
-    """Salesforce's answer to an internal failure (REST API "Status Codes and Error Responses")."""
-    error_id = abs(hash(str(exc))) % 10**10
-    return SalesforceError(
-        "UNKNOWN_EXCEPTION",
-        f"An unexpected error occurred. Please include this ErrorId if you contact support: {error_id}-0 (0)",
-        status=500,
-    )
+    """All rows of ``plan`` (a DuckDB failure reaches the error boundary as an engine bug)."""
+    with org.lock:
+        return org.con.execute(plan.sql, params).fetchall()
 
 
 def first_batch(org: Org, plan: Plan, batch_size: int, api_version: str) -> dict:
