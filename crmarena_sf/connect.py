@@ -46,7 +46,9 @@ def connect(org: Any = "crmarena", backend: str = "emulator", **options: Any) ->
     Emulator options: ``version`` (API version, default 62.0), ``session_id`` (the session to
     issue). Salesforce options: ``username``, ``password``, ``security_token``, ``domain``
     (``test`` for a sandbox), or ``instance_url`` + ``session_id``; ``version``; ``env_file``
-    (default ``.env`` in the working directory); ``session`` (a ``requests.Session``).
+    (default ``.env`` in the working directory); ``session`` (a ``requests.Session``) or
+    ``verify`` (the CA bundle to trust, e.g. the certificate ``crmarena-sf serve`` prints; it
+    holds even where ``REQUESTS_CA_BUNDLE`` is set).
     """
     if backend == "emulator":
         return connect_emulator(org, **options)
@@ -93,11 +95,22 @@ def emulated_org(sf: Salesforce):
 
 
 def connect_salesforce(
-    *, version: str = DEFAULT_VERSION, env_file: str | Path | None = ".env", session=None, **credentials: Any
+    *,
+    version: str = DEFAULT_VERSION,
+    env_file: str | Path | None = ".env",
+    session=None,
+    verify: str | Path | bool | None = None,
+    **credentials: Any,
 ) -> Salesforce:
-    """A real org: username + password + security token, or instance URL + session id."""
+    """A real org (or ``crmarena-sf serve``): username + password + security token, or instance URL + session id."""
     from simple_salesforce import Salesforce
 
+    if verify is not None:
+        if session is not None:
+            raise TypeError("connect() takes session= or verify=, not both (set verify on your session)")
+        from crmarena_sf.verify_session import VerifySession
+
+        session = VerifySession(str(verify) if isinstance(verify, Path) else verify)
     values = _credentials(credentials, env_file)
     common: dict[str, Any] = {"version": version}
     if session is not None:
