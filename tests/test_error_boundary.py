@@ -114,3 +114,20 @@ def test_rest_answers_an_engine_bug_and_a_router_bug_alike(monkeypatch, caplog):
     monkeypatch.setattr(describe.ROUTES[2], "handlers", {"GET": _too_deep})
     response = sf.session.get(sf.base_url + "limits", headers=sf.headers)
     assert json.loads(response.content)[0]["errorCode"] == "UNKNOWN_EXCEPTION"
+
+
+def test_a_composite_subrequest_bug_is_answered_and_logged_like_a_request_of_its_own(monkeypatch, caplog):
+    sf = connect("blank")
+    caplog.set_level(logging.ERROR, logger="emulator")
+    from emulator.rest import describe
+
+    monkeypatch.setattr(describe.ROUTES[2], "handlers", {"GET": _engine_bug})
+    body = {
+        "compositeRequest": [{"method": "GET", "url": "/services/data/v62.0/limits", "referenceId": "lim"}]
+    }
+    response = sf.session.post(sf.base_url + "composite", json=body, headers=sf.headers)
+    [answer] = response.json()["compositeResponse"]
+    assert answer["httpStatusCode"] == 500 and answer["body"][0]["errorCode"] == "UNKNOWN_EXCEPTION"
+    assert ERROR_ID.match(answer["body"][0]["message"])
+    assert answer["body"][0]["message"] in caplog.records[-1].getMessage()
+    assert "composite subrequest lim" in caplog.records[-1].getMessage()
