@@ -160,6 +160,7 @@ def test_read_env_file_ignores_comments_and_missing_files(tmp_path):
     assert read_env_file(tmp_path / "absent.env") == {}
 
 
+@pytest.mark.slow
 def test_default_org_is_the_crmarena_org_and_each_connect_gets_a_private_copy():
     first, second = connect(), connect()
     cases = first.query("SELECT COUNT() FROM Case")["totalSize"]
@@ -168,10 +169,9 @@ def test_default_org_is_the_crmarena_org_and_each_connect_gets_a_private_copy():
     assert second.query("SELECT COUNT() FROM Account WHERE Name = 'Only in the first copy'")["totalSize"] == 0
 
 
-def test_a_dataset_directory_is_loaded_and_a_broken_one_is_refused(tmp_path):
-    from loaders.default_org import default_dataset_dir
-
-    sf = connect(str(default_dataset_dir(progress=False)))
+@pytest.mark.slow
+def test_a_dataset_directory_is_loaded_and_a_broken_one_is_refused(crmarena_dataset, tmp_path):
+    sf = connect(str(crmarena_dataset))
     assert sf.query("SELECT COUNT() FROM Case")["totalSize"] > 0
     (tmp_path / "broken").mkdir()
     (tmp_path / "broken" / "manifest.json").write_text("{}")
