@@ -192,8 +192,12 @@ class Org:
         org.refresh_counters()
         return org
 
-    def save(self, path: str | Path) -> None:
-        """Write this org (committed state) to a new DuckDB file that :meth:`open` reads."""
+    def save(self, path: str | Path, *, index: bool = True) -> None:
+        """Write this org (committed state) to a new DuckDB file that :meth:`open` reads.
+
+        ``index`` (default) also brings the file's search index up to date, so processes that
+        open the file read-only never build one (they could not store it in the file).
+        """
         path = Path(path)
         if path.exists():
             raise FileExistsError(f"{path} already exists")
@@ -207,6 +211,12 @@ class Org:
                     )
             finally:
                 self.con.execute(f"DETACH {quote(alias)}")
+        if index:
+            # The search index is the SOSL engine's; the store only asks for it where it writes a file.
+            from emulator.sosl import ensure_index
+
+            with Org.open(path) as saved:
+                ensure_index(saved)
 
     def fork(self) -> Org:
         """A private copy of this org's committed state; writes on either side stay on that side."""
