@@ -79,13 +79,18 @@ def test_standard_org_has_no_custom_objects():
     assert "Account" in names and not any(n.endswith("__c") or n.endswith("__kav") for n in names)
 
 
-def test_an_org_file_is_opened_and_writes_stay_in_it(tmp_path):
+def test_an_org_file_gives_private_copies_unless_opened_writable(tmp_path):
     path = tmp_path / "org.duckdb"
     Org.new().save(path)
     sf = connect(str(path))
-    sf.Account.create({"Name": "Persisted"})
-    emulated_org(sf).close()
-    assert Org.open(path).count("Account") == 1
+    sf.Account.create({"Name": "Only in this copy"})
+    assert connect(str(path)).query("SELECT COUNT() FROM Account")["totalSize"] == 0
+    del sf
+    writer = connect(str(path), writable=True)
+    writer.Account.create({"Name": "Persisted"})
+    writer_org = emulated_org(writer)
+    writer_org.close()
+    assert Org.open(path, read_only=True).count("Account") == 1
 
 
 def test_unknown_org_names_say_what_is_expected(tmp_path):
