@@ -17,7 +17,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator import ids
+from emulator import ids, soql
 from emulator.errors import SalesforceError, not_found
 from emulator.rest import bulk_csv
 from emulator.rest.bulk_ingest import IngestOutcome, run_ingest
@@ -238,8 +238,6 @@ def ingest_results(call: Call, job_id: str, which: str) -> Response:
 
 # ---------------------------------------------------------------------------- query
 def create_query(call: Call) -> Response:
-    from emulator import soql
-
     body = _body(call)
     job = _new_job(call, "query", body)
     job.query = str(body.get("query") or "")
