@@ -11,7 +11,10 @@ A lock another process holds usually goes away within milliseconds (a writer's t
 attaching waits up to :data:`LOCK_WAIT_SECONDS` for it. A lock that stays, such as a
 ``crmarena-sf serve`` reading the file while someone wants to write it, ends in
 :class:`FileInUse`, whose message names the holder as DuckDB reports it (program and PID) and,
-where the system tells, its command line.
+where the system tells, its command line. So a writable org cannot write while another
+process reads the file, and since it attaches the file for writing once when it opens, a
+second writable org of the file in another process is refused at once rather than taking
+turns with the first.
 """
 
 from __future__ import annotations
@@ -130,7 +133,8 @@ class WriteLock:
     can open the file; a transaction first re-attaches it for writing (waiting for readers up
     to :data:`LOCK_WAIT_SECONDS`) and the commit detaches it again, which checkpoints it, so a
     reader that opens the file next sees every committed write. The alias never changes, so
-    the org's cursors and its forks' search paths stay valid across the switch.
+    the org's cursors and its forks' search paths stay valid across the switch; a fork that
+    another thread queries while the org switches may find the file detached for that moment.
     """
 
     def __init__(
