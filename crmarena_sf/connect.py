@@ -43,8 +43,14 @@ class MissingCredentials(ValueError):
 def connect(org: Any = "crmarena", backend: str = "emulator", **options: Any) -> Salesforce:
     """A ``simple_salesforce.Salesforce`` talking to ``org`` on ``backend`` (``emulator`` or ``salesforce``).
 
-    Emulator options: ``version`` (API version, default 62.0), ``session_id`` (the session to
-    issue). Salesforce options: ``username``, ``password``, ``security_token``, ``domain``
+    On the emulator every call gets its own copy-on-write fork of ``org`` (see
+    :mod:`crmarena_sf.orgs`): writes stay in that connection, also for an org file or a
+    dataset directory. ``writable=True`` instead writes into the org file ``org`` names (the
+    same org for every such call in a process; other processes may still read the file, and a
+    write waits up to 10 s for them, then fails with ``UNABLE_TO_LOCK_ROW``).
+
+    Emulator options: ``writable``, ``version`` (API version, default 62.0), ``session_id``
+    (the session to issue). Salesforce options: ``username``, ``password``, ``security_token``, ``domain``
     (``test`` for a sandbox), or ``instance_url`` + ``session_id``; ``version``; ``env_file``
     (default ``.env`` in the working directory); ``session`` (a ``requests.Session``) or
     ``verify`` (the CA bundle to trust, e.g. the certificate ``crmarena-sf serve`` prints; it
@@ -60,19 +66,20 @@ def connect(org: Any = "crmarena", backend: str = "emulator", **options: Any) ->
 def connect_emulator(
     org: Any = "crmarena",
     *,
+    writable: bool = False,
     version: str = DEFAULT_VERSION,
     session_id: str | None = None,
     instance_url: str = EMULATOR_INSTANCE_URL,
     session: requests.Session | None = None,
 ) -> Salesforce:
-    """An emulated org behind a transport adapter mounted on the client's session."""
+    """An emulated org behind a transport adapter mounted on the client's session (a private fork unless ``writable``)."""
     import requests
     from simple_salesforce import Salesforce
 
     from emulator.rest.adapter import EmulatorAdapter
     from emulator.rest.router import Router
 
-    router = Router.for_org(resolve_org(org))
+    router = Router.for_org(resolve_org(org, writable=writable))
     if session is None:
         session = requests.Session()
         # Nothing leaves the process: skip reading proxy and CA settings from the environment on every call.

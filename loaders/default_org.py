@@ -72,10 +72,7 @@ def default_org_file(progress: bool = True) -> Path:
         staging = path.with_name(f".{path.name}.{os.getpid()}")
         staging.unlink(missing_ok=True)
         try:
-            org = load_dataset(dataset_dir, Org.new(path=staging), progress=progress)
-            from emulator.sosl import ensure_index
-
-            ensure_index(org)
+            org = load_dataset(dataset_dir, Org.new(path=staging), progress=progress)  # and indexes it
             org.close()
             os.replace(staging, path)
             stamp.write_text(source, encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Progress of long work (generate, load, import, tasks, runs, first use of the default org), on stderr.
+"""Progress of long work (generate, load, search indexing, import, tasks, runs, first use of the default org), on stderr.
 
 On a terminal it is a tqdm bar. Anywhere else (a CI log, ``2> build.log``, a pipe) a bar's
 carriage returns pile up into one unreadable line, so progress is plain lines instead: one
@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from tqdm import tqdm
@@ -35,8 +35,8 @@ class _Silent:
 class _PlainLines(_Silent):
     """Progress as occasional whole lines (``loading: 12/30 (40%) Account``), for logs and pipes."""
 
-    def __init__(self, total: int, description: str, stream: TextIO) -> None:
-        self.total, self.description, self.stream = total, description, stream
+    def __init__(self, total: int, description: str, stream: TextIO, delay: float = 0) -> None:
+        self.total, self.description, self.stream, self.delay = total, description, stream, delay
         self.n, self.postfix = 0, ""
         self.started = self.last_line = time.monotonic()
 
@@ -54,7 +54,9 @@ class _PlainLines(_Silent):
         self.description = text
 
     def close(self) -> None:
-        self._line(f"{self._count()} in {time.monotonic() - self.started:.1f}s")
+        took = time.monotonic() - self.started
+        if took >= self.delay:  # quick work stays quiet
+            self._line(f"{self._count()} in {took:.1f}s")
 
     def _count(self) -> str:
         if not self.total:
@@ -66,16 +68,27 @@ class _PlainLines(_Silent):
 
 
 @contextlib.contextmanager
-def progress_bar(total: int, description: str, *, enabled: bool = True) -> Iterator[Any]:
-    """Progress of ``total`` steps labelled ``description``: a bar on a terminal, plain lines elsewhere."""
+def progress_bar(total: int, description: str, *, enabled: bool = True, delay: float = 0) -> Iterator[Any]:
+    """Progress of ``total`` steps labelled ``description``: a bar on a terminal, plain lines elsewhere.
+
+    ``delay``: show progress only once the work has taken that many seconds (quick work stays quiet).
+    """
     if not enabled:
         yield _Silent()
         return
     stream = sys.stderr
     if _is_terminal(stream):
-        bar = tqdm(total=total, desc=description, unit="step", file=stream, leave=True, dynamic_ncols=True)
+        bar = tqdm(
+            total=total,
+            desc=description,
+            unit="step",
+            file=stream,
+            leave=True,
+            dynamic_ncols=True,
+            delay=delay,
+        )
     else:
-        bar = _PlainLines(total, description, stream)
+        bar = _PlainLines(total, description, stream, delay)
     try:
         yield bar
     finally:
@@ -87,3 +100,10 @@ def _is_terminal(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):  # no isatty, or a closed stream
         return False
+
+
+def progress_factory(
+    description: str, *, enabled: bool = True, delay: float = 0
+) -> Callable[[int], contextlib.AbstractContextManager[Any]]:
+    """``factory(total)`` -> :func:`progress_bar`: for work that learns its total later (a search index build)."""
+    return lambda total: progress_bar(total, description, enabled=enabled, delay=delay)

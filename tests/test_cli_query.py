@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 
 import pytest
@@ -85,13 +83,6 @@ def test_format_table_shows_child_counts_and_truncates_long_cells():
     assert "[3 records]" in lines[2] and lines[2].endswith("false") and "x" * 60 not in lines[2]
 
 
-def _sosl_ready() -> bool:
-    if importlib.util.find_spec("emulator.sosl") is None:
-        return False
-    return hasattr(importlib.import_module("emulator.sosl"), "search")
-
-
-@pytest.mark.skipif(not _sosl_ready(), reason="SOSL engine not built yet")
 def test_search_prints_records_with_their_type(org_file, capsys):
     assert main(["search", "FIND {Acme} RETURNING Account(Name)", "--org", org_file]) == 0
     out = capsys.readouterr().out.splitlines()

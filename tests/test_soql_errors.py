@@ -12,17 +12,10 @@ parentheses, ``Invalid datetime: ...``), and the INVALID_FIELD text for quoted d
 from __future__ import annotations
 
 import pytest
-from test_soql_org import small_org
 
 from emulator import soql
 from emulator.errors import SalesforceError
 from emulator.soql.errors import caret_prefix
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return small_org(tmp_path_factory.mktemp("soql_errors"))
-
 
 WSDL = " Please reference your WSDL or the describe call for the appropriate names."
 

@@ -12,16 +12,11 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from test_soql_org import QUEUE_ID, names, small_org
+from small_org import QUEUE_ID, names
 
 from emulator import ids, soql
 from emulator.errors import SalesforceError
 from emulator.store.dml import write_rows
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return small_org(tmp_path_factory.mktemp("soql_results"))
 
 
 def one(org, text: str, **options) -> dict:

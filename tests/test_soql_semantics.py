@@ -11,14 +11,9 @@ The org's clock is frozen on Wednesday 2024-05-15 12:00 UTC.
 from __future__ import annotations
 
 import pytest
-from test_soql_org import names, small_org
+from small_org import names
 
 from emulator import soql
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return small_org(tmp_path_factory.mktemp("soql_semantics"))
 
 
 def subjects(org, where: str, **options) -> set:

@@ -15,8 +15,6 @@ import pytest
 
 from emulator import sosl
 from emulator.sosl.text import STOP_WORDS, tokens, word_forms
-from loaders.generate import generate
-from loaders.load import load_dataset
 
 ARTICLES = (
     "FIND {{{}}} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title, FAQ_Answer__c "
@@ -41,11 +39,9 @@ def words(*texts: str | None) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def org(tmp_path_factory):
-    dataset = generate(tmp_path_factory.mktemp("sosl") / "tiny", profile="tiny", seed=7)
-    org = load_dataset(dataset)
-    sosl.ensure_index(org)
-    return org
+def org(tiny_fork):
+    """The session's tiny org (indexed), this module's fork of it."""
+    return tiny_fork
 
 
 @pytest.fixture(scope="module")

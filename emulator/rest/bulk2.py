@@ -17,7 +17,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator import ids
+from emulator import ids, soql
 from emulator.error_boundary import as_salesforce_error
 from emulator.errors import SalesforceError, not_found
 from emulator.rest import bulk_csv
@@ -289,8 +289,6 @@ def _parsed_rows(job: Job) -> list[list[str]]:
 
 # ---------------------------------------------------------------------------- query
 def create_query(call: Call) -> Response:
-    from emulator import soql
-
     body = _body(call)
     job = _new_job(call, "query", body)
     job.query = str(body.get("query") or "")

@@ -12,7 +12,6 @@ compressed body (``Content-Encoding: gzip``/``deflate``) is decompressed before 
 
 from __future__ import annotations
 
-import importlib
 import re
 import secrets
 import threading
@@ -20,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from emulator.error_boundary import as_salesforce_error
 from emulator.errors import SalesforceError, not_found
-from emulator.rest import versions
+from emulator.rest import bulk2, composite, describe, query, sobjects, tree, versions
+from emulator.rest import collections as sobject_collections
 from emulator.rest.content_encoding import decompressed
 from emulator.rest.messages import Request, Response, error_response
 from emulator.rest.routing import Call, Route, method_not_allowed
@@ -29,16 +29,12 @@ from emulator.store.seed import ORGANIZATION_ID
 if TYPE_CHECKING:
     from emulator.store.org import Org
 
-RESOURCE_MODULES = (
-    "emulator.rest.describe",
-    "emulator.rest.sobjects",
-    "emulator.rest.query",
-    "emulator.rest.composite",
-    "emulator.rest.collections",
-    "emulator.rest.tree",
-    "emulator.rest.bulk2",
-)
-"""Modules exposing ``ROUTES``; their order decides which pattern wins when two match."""
+RESOURCE_MODULES = (describe, sobjects, query, composite, sobject_collections, tree, bulk2)
+"""Modules exposing ``ROUTES``; their order decides which pattern wins when two match.
+
+Importing them imports the SOQL and SOSL engines (neither imports ``emulator.rest``); the
+CLI and ``crmarena_sf`` import the router only when they connect to an org, so a command
+that does not (``--help``, ``generate``) does not pay for them."""
 
 DAILY_API_REQUESTS = 15000
 """A Developer Edition org's daily API request allowance (reported in Sforce-Limit-Info and /limits)."""
@@ -47,20 +43,12 @@ _DATA_PATH = re.compile(r"^/services/data/v(?P<version>[^/]+)(?:/(?P<rest>.*))?$
 _SOAP_LOGIN = re.compile(r"^/services/Soap/u/(?P<version>[^/]+)/?$", re.IGNORECASE)
 _OAUTH_TOKEN = re.compile(r"^/services/oauth2/token/?$", re.IGNORECASE)
 
-_routes: list[Route] | None = None
-_routes_lock = threading.Lock()
+_ROUTES: list[Route] = [route for module in RESOURCE_MODULES for route in module.ROUTES]
 
 
 def all_routes() -> list[Route]:
-    """Every data-API route, in declaration order (imported once)."""
-    global _routes
-    with _routes_lock:
-        if _routes is None:
-            collected: list[Route] = []
-            for name in RESOURCE_MODULES:
-                collected.extend(importlib.import_module(name).ROUTES)
-            _routes = collected
-    return _routes
+    """Every data-API route, in declaration order."""
+    return _ROUTES
 
 
 class Router:

@@ -50,10 +50,13 @@ def search(org: Org, sosl: str, *, api_version: str = "62.0") -> dict:
                 return _run(org, statement, text, api_version)
 
 
-def ensure_index(org: Org) -> None:
-    """Build ``org``'s search index now if it has none (a fork of an indexed org already has one)."""
+def ensure_index(org: Org, progress: index.ProgressFactory | None = None) -> None:
+    """Build ``org``'s search index now if it has none (a fork of an indexed org already has one).
+
+    ``progress(total)`` opens a progress bar for a build (see :func:`.index.ensure_index`).
+    """
     with org.lock:
-        index.ensure_index(org)
+        index.ensure_index(org, progress)
 
 
 def _run(org: Org, statement: Statement, text: str, api_version: str) -> dict:
