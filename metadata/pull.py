@@ -42,7 +42,7 @@ CRMARENA_OBJECTS = (
     "Issue__c",
     "CaseHistory__c",
 )
-"""The objects pulled by default: CRMArena's 16 (reference crmarena.md §1)."""
+"""The objects pulled by default: CRMArena's 16 (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db)."""
 
 
 class PullError(Exception):

@@ -1,6 +1,6 @@
 """Each planted latent variable is recoverable from the `full` org by SOQL, the way CRMArena's tasks ask.
 
-The queries follow the reference solver of each task (crmarena.md §2 and §5): an agent that
+The queries follow the reference solver of each task (CRMArena's reference solver, SalesforceAIResearch/CRMArena crm_sandbox/env/functions.py): an agent that
 reads the org correctly finds exactly what the manifest says was planted.
 """
 

@@ -2,7 +2,7 @@
 
 References: Bulk API 2.0 Developer Guide (create_job.htm, upload_job_data.htm, get_job_info.htm,
 get_job_successful_results.htm, get_job_failed_results.htm, query_get_job_results.htm);
-emulator-peers.md §B.7 (how simple-salesforce drives it).
+simple-salesforce's bulk2.py (how simple-salesforce drives it).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 References: REST API Developer Guide resources_query.htm, resources_queryall.htm,
 headers_queryoptions.htm (Sforce-Query-Options batchSize 200..2000), resources_search.htm;
-emulator-peers.md §D (query_more fetches ``https://instance + nextRecordsUrl``).
+simple-salesforce's api.py (query_more fetches ``https://instance + nextRecordsUrl``).
 """
 
 from __future__ import annotations

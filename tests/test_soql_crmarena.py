@@ -1,4 +1,4 @@
-"""Every SOQL query of CRMArena's reference solver (crmarena.md §5) on a generated org.
+"""Every SOQL query of CRMArena's reference solver (CRMArena's reference solver, SalesforceAIResearch/CRMArena crm_sandbox/env/functions.py) on a generated org.
 
 The queries are verbatim templates from ``crm_sandbox/env/functions.py`` with values
 picked from the generated ``tiny`` org; each answer is checked for its REST shape and

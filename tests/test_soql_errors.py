@@ -1,6 +1,6 @@
 """SOQL errors exactly as a real org words them, caret prefix included.
 
-Real payloads these tests reproduce (emulator-peers.md §B.3 and public client code):
+Real payloads these tests reproduce (real payloads in public issues and public client code):
 mautic/mautic#13406 (INVALID_FIELD with a window of a long select list), the
 node-salesforce-connection tests run against a live org (``q=invalid`` ->
 ``unexpected token: 'invalid'`` without prefix; ``unexpected token: '<EOF>'``), the

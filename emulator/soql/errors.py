@@ -6,7 +6,7 @@ emulator, adding the prefix Salesforce writes for query errors::
 
     \\n<window of the query line>\\n<spaces>^\\nERROR at Row:R:Column:C\\n<message>
 
-Samples from real orgs (emulator-peers.md §B.3): mautic/mautic#13406 (INVALID_FIELD,
+Samples from real orgs (real payloads in public issues): mautic/mautic#13406 (INVALID_FIELD,
 column 35 of a long select list), node-salesforce-connection ``salesforce-test.js``
 (MALFORMED_QUERY ``unexpected token: 'From'``; ``q=invalid`` has no prefix).
 

@@ -1,6 +1,6 @@
 """Running a plan on the org and paging its answer the way the REST API does.
 
-REST API Developer Guide, "Query" and "Query Options Header" (emulator-peers.md §B.1):
+REST API Developer Guide, "Query" and "Query Options Header" (https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_query.htm):
 a query answers ``{totalSize, done, records[, nextRecordsUrl]}`` with at most 2,000
 records per batch (``batchSize`` 200..2,000, Salesforce may return fewer); the rest is
 read through ``nextRecordsUrl`` (``/services/data/vXX.X/query/<locator>-<position>``)
