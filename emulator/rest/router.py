@@ -35,12 +35,20 @@ log = logging.getLogger(__name__)
 
 RESOURCE_MODULES = (
     "emulator.rest.describe",
+    "emulator.rest.layouts",
+    "emulator.rest.replication",
     "emulator.rest.sobjects",
     "emulator.rest.query",
+    "emulator.rest.parameterized_search",
+    "emulator.rest.recent",
     "emulator.rest.composite",
+    "emulator.rest.composite_batch",
+    "emulator.rest.composite_graph",
     "emulator.rest.collections",
     "emulator.rest.tree",
     "emulator.rest.bulk2",
+    "emulator.rest.record_count",
+    "emulator.rest.tooling",
 )
 """Modules exposing ``ROUTES``; their order decides which pattern wins when two match."""
 

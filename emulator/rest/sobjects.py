@@ -32,6 +32,14 @@ from emulator.store.external_ids import (
 from emulator.wire import to_json
 from metadata.model import Field, SObject
 
+SUBRESOURCES = frozenset(
+    "describe listviews quickactions defaultvalues layouts compactlayouts approvallayouts updated deleted "
+    "relevantitems eventschema suggestedcontroller platformaction richtextimageurl userpassword".split()
+)
+"""Names under ``sobjects/<Object>/`` that are resources of their own, not external id fields: one the
+emulator does not serve is 404 NOT_FOUND, as an unknown resource is (REST API Developer Guide, "sObject
+Basic Information" lists them)."""
+
 UPSERT_RETURNS_200 = 46.0
 """From API 46.0 an upsert that updates answers 200 with a body instead of 204."""
 
@@ -106,6 +114,8 @@ def record(call: Call, name: str, ref: str) -> Response:
         return json_response(201, save_result(record_id, created=True))
     if method == "POST":
         raise method_not_allowed(method, ROUTES[1])
+    if ref.lower() in SUBRESOURCES and obj.field(ref) is None:
+        raise not_found()
     record_id = own_record_id(obj, ref)
     if record_id is None:
         raise no_such_external_id_field(ref)
@@ -138,6 +148,8 @@ def by_external_id(call: Call, name: str, field: str, value: str) -> Response:
         record_id, blob_field = blob
         data = call.org.get(obj.name, record_id, [blob_field.name])[blob_field.name]
         return Response(200, Headers({"Content-Type": "application/octetstream"}), bytes(data or b""))
+    if obj.field(field) is None and (field.lower() in SUBRESOURCES or own_record_id(obj, field) is not None):
+        raise not_found()  # an unknown resource under the object or under one of its records
     key = external_id_field(obj, field)
     if method == "PATCH":
         return upsert(call, obj, key, value, body_object(call))
