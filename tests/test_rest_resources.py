@@ -239,3 +239,18 @@ def test_collection_retrieve_by_post_and_unknown_sub_resources_are_404(sf):
     with pytest.raises(SalesforceResourceNotFound) as not_a_key:
         sf.restful("sobjects/Account/Nope__c/1")
     assert "Provided external ID field does not exist" in not_a_key.value.content[0]["message"]
+
+
+def test_relationship_traversal_reads_children_and_the_parent(sf):
+    account = sf.Account.create({"Name": "Parent"})["id"]
+    contact = sf.Contact.create({"LastName": "Kid", "AccountId": account})["id"]
+    children = sf.restful(f"sobjects/Account/{account}/Contacts", params={"fields": "LastName"})
+    assert children["totalSize"] == 1 and children["records"][0]["LastName"] == "Kid"
+    parent = sf.restful(f"sobjects/Contact/{contact}/Account", params={"fields": "Name"})
+    assert parent == {
+        "attributes": {"type": "Account", "url": f"/services/data/v62.0/sobjects/Account/{account}"},
+        "Name": "Parent",
+    }
+    orphan = sf.Contact.create({"LastName": "Orphan"})["id"]
+    with pytest.raises(SalesforceResourceNotFound):
+        sf.restful(f"sobjects/Contact/{orphan}/Account")

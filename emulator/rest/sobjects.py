@@ -148,7 +148,14 @@ def by_external_id(call: Call, name: str, field: str, value: str) -> Response:
         record_id, blob_field = blob
         data = call.org.get(obj.name, record_id, [blob_field.name])[blob_field.name]
         return Response(200, Headers({"Content-Type": "application/octetstream"}), bytes(data or b""))
-    if obj.field(field) is None and (field.lower() in SUBRESOURCES or own_record_id(obj, field) is not None):
+    parent_id = own_record_id(obj, field) if obj.field(field) is None else None
+    if parent_id is not None and "/" not in value:
+        if method not in ("GET", "HEAD"):
+            raise method_not_allowed(method, Route("", GET=by_external_id))
+        from emulator.rest.relationships import traverse
+
+        return traverse(call, obj, parent_id, value)
+    if obj.field(field) is None and (field.lower() in SUBRESOURCES or parent_id is not None):
         raise not_found()  # an unknown resource under the object or under one of its records
     key = external_id_field(obj, field)
     if method == "PATCH":
