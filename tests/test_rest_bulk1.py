@@ -206,3 +206,23 @@ def test_errors_are_bulk_api_errors(sf):
     assert bad_key.json()["exceptionCode"] == "InvalidJob"
     missing = sf.session.get(_async(sf, "job/750000000000000AAA"), headers=headers)
     assert missing.status_code == 400 and missing.json()["exceptionCode"] == "InvalidJob"
+
+
+def test_unreadable_batches_fail_the_batch_and_write_nothing(sf):
+    headers = {"Content-Type": "application/json", "X-SFDC-Session": sf.session_id}
+    job = sf.session.post(
+        _async(sf, "job"),
+        data=json.dumps({"operation": "insert", "object": "Account", "contentType": "JSON"}),
+        headers=headers,
+    ).json()
+    batch = sf.session.post(
+        _async(sf, f"job/{job['id']}/batch"), data='[{"Name": NaN}]', headers=headers
+    ).json()
+    assert batch["state"] == "Failed" and batch["stateMessage"].startswith(
+        "InvalidBatch : Failed to parse JSON"
+    )
+    xml = {"Content-Type": "application/xml", "X-SFDC-Session": sf.session_id}
+    bomb = '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]><jobInfo><operation>insert</operation></jobInfo>'
+    refused = sf.session.post(_async(sf, "job"), data=bomb, headers=xml)
+    assert refused.status_code == 400 and "<exceptionCode>InvalidXML</exceptionCode>" in refused.text
+    assert emulated_org(sf).count("Account") == 0

@@ -24,6 +24,7 @@ from xml.sax.saxutils import escape
 from emulator.errors import SalesforceError
 from emulator.rest import bulk_csv
 from emulator.rest.bulk_ingest import error_text
+from emulator.rest.json_body import parse_json_body
 from emulator.rest.messages import Headers, Response
 from emulator.store.batch import RecordOutcome
 from emulator.wire import format_datetime
@@ -108,8 +109,8 @@ def read_info(body: bytes, content_type: str | None) -> dict[str, Any]:
     """A JobInfo request body (XML or JSON) as a dict of its elements."""
     if wants_json(content_type):
         try:
-            data = json.loads(body or b"{}")
-        except ValueError:
+            data = parse_json_body(body)
+        except SalesforceError:
             raise BulkError("InvalidJob", "Unable to parse Job") from None
         if not isinstance(data, dict):
             raise BulkError("InvalidJob", "Unable to parse Job")
@@ -122,9 +123,9 @@ def read_records(body: bytes, content_type: str) -> list[dict[str, Any]]:
     """JSON or XML batch data as records (which may nest parent references by external id)."""
     if content_type == "JSON":
         try:
-            data = json.loads(body or b"")
-        except ValueError as exc:
-            raise BulkError("InvalidBatch", f"Failed to parse JSON: {exc}") from None
+            data = parse_json_body(body)
+        except SalesforceError as exc:
+            raise BulkError("InvalidBatch", f"Failed to parse JSON: {exc.message}") from None
         if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
             raise BulkError("InvalidBatch", "Records must be a JSON array of objects")
         return [{k: v for k, v in r.items() if k != "attributes"} for r in data]
