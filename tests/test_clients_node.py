@@ -1,9 +1,10 @@
 """jsforce 3 and the Salesforce CLI (``sf``), unmodified, against ``crmarena-sf serve`` over HTTPS.
 
-The npm packages are installed the first time these tests run, into the crmarena-sf cache
-(``$CRMARENA_SF_CACHE/npm``, see ``loaders.default_org.cache_root``), and reused afterwards:
+The npm packages are installed by the tests themselves, into ``npm/`` of the crmarena-sf cache
+(``loaders.default_org.cache_root``; in the test suite the session's private cache, see
+conftest.py, so every run installs afresh and npm's own download cache keeps that short):
 ``jsforce@3`` (about 10 s) and ``@salesforce/cli@2`` with ``node@22`` (the CLI needs Node 22;
-the ``node`` package brings that binary; about a minute). Without ``node`` and ``npm`` on the
+the ``node`` package brings that binary; under a minute). Without ``node`` and ``npm`` on the
 PATH the tests are skipped, and say so; an install that fails is an error, never a skip.
 The client calls are the ones users reported broken (issue 13): Bulk API 1.0, identity,
 multi-record retrieve, SOAP and OAuth logins and logouts, ``sf org login access-token`` and

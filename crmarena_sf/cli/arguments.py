@@ -7,20 +7,47 @@ import argparse
 from crmarena_sf.orgs import ORG_HELP
 
 
-def non_negative_int(text: str) -> int:
+class CommandParser(argparse.ArgumentParser):
+    """A command's parser: it reports arguments it does not know itself, with its own usage.
+
+    argparse hands a sub-command's unknown arguments back to the top-level parser, whose error
+    shows the top-level usage (``crmarena-sf [-h] [--version] COMMAND``), which does not say
+    what ``query`` takes.
+    """
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+
+def _whole_number(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def non_negative_int(text: str) -> int:
+    value = _whole_number(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
     return value
 
 
 def positive_int(text: str) -> int:
-    value = non_negative_int(text)
+    value = _whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
+    return value
+
+
+def port_number(text: str) -> int:
+    """A TCP port: 0 (the system picks a free one) to 65535."""
+    value = _whole_number(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port from 0 to 65535, not {text}")
     return value
 
 

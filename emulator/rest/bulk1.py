@@ -16,12 +16,12 @@ Sessions come in the ``X-SFDC-Session`` header; a missing or unknown one is 400
 from __future__ import annotations
 
 import itertools
-import logging
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from emulator import ids
+from emulator.error_boundary import as_salesforce_error
 from emulator.errors import SalesforceError
 from emulator.rest import bulk_csv, versions
 from emulator.rest.bulk1_formats import (
@@ -44,8 +44,6 @@ from emulator.store.batch import OPERATIONS, RecordOutcome, apply_records
 
 if TYPE_CHECKING:
     from emulator.rest.router import Router
-
-log = logging.getLogger(__name__)
 
 QUERY_OPERATIONS = ("query", "queryAll")
 CONTENT_TYPES = ("CSV", "JSON", "XML")
@@ -271,11 +269,9 @@ def _run(call: Call, job: Job, batch: Batch) -> None:
             _run_dml(call, job, batch)
     except BulkError as exc:
         batch.state, batch.state_message = "Failed", f"{exc.code} : {exc.message}"
-    except SalesforceError as exc:
-        batch.state, batch.state_message = "Failed", f"{exc.error_code} : {exc.message}"
-    except Exception:
-        log.exception("unexpected error running Bulk API batch %s", batch.id)
-        batch.state, batch.state_message = "Failed", "UNKNOWN_EXCEPTION : An unexpected error occurred."
+    except Exception as exc:
+        error = as_salesforce_error(exc, context=f"running Bulk API batch {batch.id}")
+        batch.state, batch.state_message = "Failed", f"{error.error_code} : {error.message}"
 
 
 def _run_dml(call: Call, job: Job, batch: Batch) -> None:

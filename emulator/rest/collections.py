@@ -10,11 +10,11 @@ With ``allOrNone`` one failure rolls back the request and every other record rep
 from __future__ import annotations
 
 import contextlib
-import logging
 from typing import Any
 
 from emulator import ids
-from emulator.errors import SalesforceError, unknown_exception
+from emulator.error_boundary import as_salesforce_error
+from emulator.errors import SalesforceError
 from emulator.rest.messages import Response, json_response
 from emulator.rest.routing import Call, Route
 from emulator.rest.sobjects import render_record
@@ -25,8 +25,6 @@ from emulator.store.external_ids import (
     external_id_field,
     upsert_one,
 )
-
-log = logging.getLogger(__name__)
 
 MAX_RECORDS = 200
 
@@ -86,12 +84,11 @@ def _run(call: Call, count: int, all_or_none: bool, one) -> list[dict[str, Any]]
             for index in range(count):
                 try:
                     results.append(one(index))
-                except SalesforceError as exc:
-                    results.append(_failure(exc))
-                except Exception:
+                except Exception as exc:
                     # A record's write is one transaction of its own: report it failed, keep the others' results.
-                    log.exception("unexpected error on record %d of a collection", index)
-                    results.append(_failure(unknown_exception()))
+                    results.append(
+                        _failure(as_salesforce_error(exc, context=f"on record {index} of a collection"))
+                    )
             if all_or_none and any(not r["success"] for r in results):
                 raise _Rollback
     except _Rollback:

@@ -14,6 +14,7 @@ import json
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from emulator.error_boundary import as_salesforce_error
 from emulator.errors import SalesforceError, not_found
 from emulator.rest import versions
 from emulator.rest.composite_request import MAX_SUBREQUESTS, too_many_subrequests
@@ -71,8 +72,8 @@ def composite_batch(call: Call) -> Response:
             continue
         try:
             response = _run(call, sub)
-        except SalesforceError as exc:
-            response = error_response(exc)
+        except Exception as exc:  # one subrequest's failure is its own answer; the others still run
+            response = error_response(as_salesforce_error(exc, context="in a composite/batch subrequest"))
         result = (
             json.loads(response.body)
             if response.body and "json" in (response.headers.get("Content-Type") or "")

@@ -14,15 +14,31 @@ compressed body (``Content-Encoding: gzip``/``deflate``) is decompressed before 
 
 from __future__ import annotations
 
-import importlib
-import logging
 import re
 import secrets
 import threading
 from typing import TYPE_CHECKING
 
-from emulator.errors import SalesforceError, not_found, unknown_exception
-from emulator.rest import versions
+from emulator.error_boundary import as_salesforce_error
+from emulator.errors import SalesforceError, not_found
+from emulator.rest import (
+    bulk2,
+    composite,
+    composite_batch,
+    composite_graph,
+    describe,
+    layouts,
+    parameterized_search,
+    query,
+    recent,
+    record_count,
+    replication,
+    sobjects,
+    tooling,
+    tree,
+    versions,
+)
+from emulator.rest import collections as sobject_collections
 from emulator.rest.content_encoding import decompressed
 from emulator.rest.messages import Request, Response, error_response
 from emulator.rest.routing import Call, Route, method_not_allowed
@@ -31,26 +47,28 @@ from emulator.store.seed import ORGANIZATION_ID
 if TYPE_CHECKING:
     from emulator.store.org import Org
 
-log = logging.getLogger(__name__)
-
 RESOURCE_MODULES = (
-    "emulator.rest.describe",
-    "emulator.rest.layouts",
-    "emulator.rest.replication",
-    "emulator.rest.sobjects",
-    "emulator.rest.query",
-    "emulator.rest.parameterized_search",
-    "emulator.rest.recent",
-    "emulator.rest.composite",
-    "emulator.rest.composite_batch",
-    "emulator.rest.composite_graph",
-    "emulator.rest.collections",
-    "emulator.rest.tree",
-    "emulator.rest.bulk2",
-    "emulator.rest.record_count",
-    "emulator.rest.tooling",
+    describe,
+    layouts,
+    replication,
+    sobjects,
+    query,
+    parameterized_search,
+    recent,
+    composite,
+    composite_batch,
+    composite_graph,
+    sobject_collections,
+    tree,
+    bulk2,
+    record_count,
+    tooling,
 )
-"""Modules exposing ``ROUTES``; their order decides which pattern wins when two match."""
+"""Modules exposing ``ROUTES``; their order decides which pattern wins when two match.
+
+Importing them imports the SOQL and SOSL engines (neither imports ``emulator.rest``); the
+CLI and ``crmarena_sf`` import the router only when they connect to an org, so a command
+that does not (``--help``, ``generate``) does not pay for them."""
 
 DAILY_API_REQUESTS = 15000
 """A Developer Edition org's daily API request allowance (reported in Sforce-Limit-Info and /limits)."""
@@ -61,20 +79,12 @@ _OAUTH_TOKEN = re.compile(r"^/services/oauth2/(?:token|revoke)/?$", re.IGNORECAS
 _ASYNC_PATH = re.compile(r"^/services/async/(?P<version>[^/]+)(?:/(?P<rest>.*))?$")
 _IDENTITY = re.compile(r"^/(?:id/[^/]+/[^/]+|services/oauth2/userinfo)/?$", re.IGNORECASE)
 
-_routes: list[Route] | None = None
-_routes_lock = threading.Lock()
+_ROUTES: list[Route] = [route for module in RESOURCE_MODULES for route in module.ROUTES]
 
 
 def all_routes() -> list[Route]:
-    """Every data-API route, in declaration order (imported once)."""
-    global _routes
-    with _routes_lock:
-        if _routes is None:
-            collected: list[Route] = []
-            for name in RESOURCE_MODULES:
-                collected.extend(importlib.import_module(name).ROUTES)
-            _routes = collected
-    return _routes
+    """Every data-API route, in declaration order."""
+    return _ROUTES
 
 
 class Router:
@@ -150,11 +160,9 @@ class Router:
         """Answer one request; never raises."""
         try:
             response = self._handle(request)
-        except SalesforceError as exc:
-            response = error_response(exc)
-        except Exception:
-            log.exception("unexpected error answering %s %s", request.method, request.path)
-            response = error_response(unknown_exception())
+        except Exception as exc:
+            context = f"answering {request.method} {request.path}"
+            response = error_response(as_salesforce_error(exc, context=context))
         if request.method == "HEAD":
             response.body = b""
         return response
