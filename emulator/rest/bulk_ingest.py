@@ -1,10 +1,11 @@
-"""Running a Bulk API 2.0 ingest job's rows against the org.
+"""Bulk CSV rows as records, and a Bulk API 2.0 ingest job's rows run against the org.
 
-Each CSV row is one insert, update, upsert or delete, validated like any other write; a row
-that fails is reported with ``sf__Error`` = ``CODE:message:fields --`` and the others are
-kept (Bulk API 2.0 jobs are not all-or-none). An empty cell leaves a field alone; ``#N/A``
-sets it to null. A ``Parent.ExtField`` column sets the reference through the parent's
-external id (``Account.Ext__c``), as Bulk API 2.0 allows.
+Each CSV row is one insert, update, upsert or delete, applied by the store
+(:func:`emulator.store.batch.apply_records`, which Bulk API 1.0 batches use too); a row that
+fails is reported with ``sf__Error`` = ``CODE:message:fields --`` and the others are kept
+(Bulk API 2.0 jobs are not all-or-none). An empty cell leaves a field alone; ``#N/A`` sets it
+to null. A ``Parent.ExtField`` column sets the reference through the parent's external id
+(``Account.Ext__c``), as Bulk API 2.0 allows (datafiles_csv_rel_field_header_row.htm).
 """
 
 from __future__ import annotations
