@@ -17,8 +17,14 @@ from emulator.error_boundary import as_salesforce_error
 from emulator.errors import SalesforceError
 from emulator.rest.messages import Response, json_response
 from emulator.rest.routing import Call, Route
-from emulator.rest.sobjects import external_id_field, render_record, upsert_one
+from emulator.rest.sobjects import render_record
 from emulator.store.coerce import coerce, json_token
+from emulator.store.external_ids import (
+    duplicate_keys_in_request,
+    duplicate_value,
+    external_id_field,
+    upsert_one,
+)
 
 MAX_RECORDS = 200
 
@@ -170,9 +176,24 @@ def delete(call: Call) -> Response:
 
 def retrieve(call: Call, name: str) -> Response:
     """``GET composite/sobjects/<Object>?ids=&fields=``: the records, ``null`` where none exists."""
-    obj = call.sobject(name)
     record_ids = [i for i in (call.request.param("ids") or "").split(",") if i]
     fields = [f for f in (call.request.param("fields") or "").split(",") if f]
+    return _retrieved(call, name, record_ids, fields)
+
+
+def retrieve_many(call: Call, name: str) -> Response:
+    """``POST composite/sobjects/<Object>`` with ``{"ids": [...], "fields": [...]}``: the same answer
+    as GET, for more Ids than a URL holds (resources_composite_sobjects_collections_retrieve.htm)."""
+    data = call.request.json()
+    if not isinstance(data, dict) or not isinstance(data.get("ids"), list):
+        raise SalesforceError("JSON_PARSER_ERROR", "Cannot deserialize instance of ids from missing value")
+    fields = data.get("fields") if isinstance(data.get("fields"), list) else []
+    record_ids = [str(i) for i in data["ids"] if i]
+    return _retrieved(call, name, record_ids, [str(f) for f in fields if f])
+
+
+def _retrieved(call: Call, name: str, record_ids: list[str], fields: list[str]) -> Response:
+    obj = call.sobject(name)
     if len(record_ids) > 2000:
         raise too_many_records()
     out: list[Any] = []
@@ -193,22 +214,30 @@ def upsert(call: Call, name: str, field: str) -> Response:
     obj = call.sobject(name)
     key = external_id_field(obj, field)
     records, all_or_none = _records_body(call)
+    keys = [_key_value(record, key.name) for record in records]
+    repeated = duplicate_keys_in_request(key, keys)
 
     def one(index: int) -> dict[str, Any]:
         record = records[index]
         record_obj = _record_type(call, record)
         if record_obj.name != obj.name:
             raise SalesforceError("INVALID_TYPE", f"sObject type '{record_obj.name}' is not supported.")
-        values = _fields(record)
-        value = next((v for k, v in values.items() if k.lower() == key.name.lower()), None)
-        record_id, created = upsert_one(call, obj, key, value, values)
+        if index in repeated:
+            raise duplicate_value(key, keys[index])
+        record_id, created = upsert_one(call.org, obj, key, keys[index], _fields(record))
         return _success(record_id, created=created)
 
     return json_response(200, _run(call, len(records), all_or_none, one))
 
 
+def _key_value(record: Any, name: str) -> Any:
+    if not isinstance(record, dict):
+        return None
+    return next((v for k, v in record.items() if k.lower() == name.lower()), None)
+
+
 ROUTES = [
     Route(r"composite/sobjects", POST=create, PATCH=update, DELETE=delete),
-    Route(r"composite/sobjects/(?P<name>[^/]+)", GET=retrieve),
+    Route(r"composite/sobjects/(?P<name>[^/]+)", GET=retrieve, POST=retrieve_many),
     Route(r"composite/sobjects/(?P<name>[^/]+)/(?P<field>[^/]+)", PATCH=upsert),
 ]

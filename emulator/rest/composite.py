@@ -151,9 +151,12 @@ def _add_location(call: Call, response: Response, version: str, rest: str) -> No
         response.headers["Location"] = f"/services/data/v{version}/sobjects/{obj.name}/{created['id']}"
 
 
-def composite(call: Call) -> Response:
-    """``POST composite``."""
-    subrequests, all_or_none = read_composite_request(call.request.json())
+def run_subrequests(call: Call, subrequests: list[dict[str, Any]], all_or_none: bool) -> tuple[list, bool]:
+    """Run composite subrequests in order: their ``compositeResponse`` entries, and whether all succeeded.
+
+    With ``all_or_none`` the first failure rolls every write back and the other entries become
+    PROCESSING_HALTED (composite/graph runs each graph this way).
+    """
     entries: list[dict[str, Any] | None] = [None] * len(subrequests)
     bodies: dict[str, Any] = {}
     failed: int | None = None
@@ -179,6 +182,13 @@ def composite(call: Call) -> Response:
         for index, sub in enumerate(subrequests):
             if index != failed:
                 entries[index] = _error_entry(sub.get("referenceId"), _halted(ROLLED_BACK))
+    return entries, failed is None
+
+
+def composite(call: Call) -> Response:
+    """``POST composite``."""
+    subrequests, all_or_none = read_composite_request(call.request.json())
+    entries, _ = run_subrequests(call, subrequests, all_or_none)
     return Response(
         200,
         Headers({"Content-Type": "application/json;charset=UTF-8"}),

@@ -48,7 +48,11 @@ def run_query(call: Call, include_deleted: bool) -> Response:
 
 
 def query(call: Call) -> Response:
-    """``GET query?q=``."""
+    """``GET query?q=`` (``&columns=true``: the query's columns, see :mod:`emulator.rest.query_columns`)."""
+    if (call.request.param("columns") or "").lower() == "true":
+        from emulator.rest.query_columns import columns_response
+
+        return columns_response(call, _query_text(call), lambda: run_query(call, include_deleted=False))
     return run_query(call, include_deleted=False)
 
 

@@ -1,8 +1,10 @@
 """The REST router: one :class:`Request` in, one :class:`Response` out, for one emulated org.
 
 Paths handled: ``/services/data`` (versions), ``/services/data/vXX.X[/...]`` (the data API:
-resources declared by the modules in :data:`RESOURCE_MODULES`), ``/services/Soap/u/XX.X``
-and ``/services/oauth2/token`` (logins). Every data call needs a session the router issued
+resources declared by the modules in :data:`RESOURCE_MODULES`), ``/services/async/XX.X/...``
+(Bulk API 1.0, :mod:`emulator.rest.bulk1`), ``/services/Soap/u/XX.X`` (login, logout),
+``/services/oauth2/token`` and ``revoke`` (OAuth), ``/id/<org>/<user>`` and
+``/services/oauth2/userinfo`` (identity, :mod:`emulator.rest.identity`). Every data call needs a session the router issued
 (``Authorization: Bearer <sid>``, or ``X-SFDC-Session`` as Bulk API 1.0 clients send it);
 without one the answer is 401 ``INVALID_SESSION_ID``, the only code on which
 simple-salesforce logs in again. Each call runs under the org's lock, so concurrent clients
@@ -19,7 +21,23 @@ from typing import TYPE_CHECKING
 
 from emulator.error_boundary import as_salesforce_error
 from emulator.errors import SalesforceError, not_found
-from emulator.rest import bulk2, composite, describe, query, sobjects, tree, versions
+from emulator.rest import (
+    bulk2,
+    composite,
+    composite_batch,
+    composite_graph,
+    describe,
+    layouts,
+    parameterized_search,
+    query,
+    recent,
+    record_count,
+    replication,
+    sobjects,
+    tooling,
+    tree,
+    versions,
+)
 from emulator.rest import collections as sobject_collections
 from emulator.rest.content_encoding import decompressed
 from emulator.rest.messages import Request, Response, error_response
@@ -29,7 +47,23 @@ from emulator.store.seed import ORGANIZATION_ID
 if TYPE_CHECKING:
     from emulator.store.org import Org
 
-RESOURCE_MODULES = (describe, sobjects, query, composite, sobject_collections, tree, bulk2)
+RESOURCE_MODULES = (
+    describe,
+    layouts,
+    replication,
+    sobjects,
+    query,
+    parameterized_search,
+    recent,
+    composite,
+    composite_batch,
+    composite_graph,
+    sobject_collections,
+    tree,
+    bulk2,
+    record_count,
+    tooling,
+)
 """Modules exposing ``ROUTES``; their order decides which pattern wins when two match.
 
 Importing them imports the SOQL and SOSL engines (neither imports ``emulator.rest``); the
@@ -41,7 +75,9 @@ DAILY_API_REQUESTS = 15000
 
 _DATA_PATH = re.compile(r"^/services/data/v(?P<version>[^/]+)(?:/(?P<rest>.*))?$")
 _SOAP_LOGIN = re.compile(r"^/services/Soap/u/(?P<version>[^/]+)/?$", re.IGNORECASE)
-_OAUTH_TOKEN = re.compile(r"^/services/oauth2/token/?$", re.IGNORECASE)
+_OAUTH_TOKEN = re.compile(r"^/services/oauth2/(?:token|revoke)/?$", re.IGNORECASE)
+_ASYNC_PATH = re.compile(r"^/services/async/(?P<version>[^/]+)(?:/(?P<rest>.*))?$")
+_IDENTITY = re.compile(r"^/(?:id/[^/]+/[^/]+|services/oauth2/userinfo)/?$", re.IGNORECASE)
 
 _ROUTES: list[Route] = [route for module in RESOURCE_MODULES for route in module.ROUTES]
 
@@ -60,7 +96,8 @@ class Router:
         """True (the ``responses`` mock) to take any non-empty session id, as a test double should."""
         self.known_users_only = known_users_only
         """True to refuse logins naming no active user of the org (INVALID_LOGIN); passwords are never checked."""
-        self._sessions: set[str] = set()
+        self._sessions: dict[str, str] = {}
+        """Session id -> the Id of the user it was issued to."""
         self._state_lock = threading.Lock()
         self.api_requests = 0
         """Data-API calls answered so far (what Sforce-Limit-Info reports as used)."""
@@ -77,19 +114,33 @@ class Router:
             return router
 
     # ------------------------------------------------------------------ sessions
-    def issue_session(self, session_id: str | None = None) -> str:
-        """Register ``session_id`` (or a fresh one shaped like Salesforce's) and return it."""
+    def issue_session(self, session_id: str | None = None, user_id: str | None = None) -> str:
+        """Register ``session_id`` (or a fresh one shaped like Salesforce's) for ``user_id`` (default:
+        the admin user) and return it."""
         if session_id is None:
             session_id = f"{ORGANIZATION_ID[:15]}!{secrets.token_urlsafe(72)}"
         with self._state_lock:
-            self._sessions.add(session_id)
+            self._sessions[session_id] = user_id or self.org.user_id
         return session_id
+
+    def end_session(self, session_id: str | None) -> bool:
+        """Forget a session (logout, token revocation); True when it was known."""
+        with self._state_lock:
+            return self._sessions.pop(session_id or "", None) is not None
 
     def accepts(self, session_id: str | None) -> bool:
         """True when ``session_id`` may call this org."""
         if not session_id:
             return False
         return self.accept_any_session or session_id in self._sessions
+
+    def user_of(self, request: Request) -> str:
+        """The Id of the user whose session ``request`` carries (the admin user for any other session)."""
+        return self.user_of_session(self.session_of(request))
+
+    def user_of_session(self, session_id: str | None) -> str:
+        """The Id of the user ``session_id`` was issued to (the admin user for any other session)."""
+        return self._sessions.get(session_id or "", self.org.user_id)
 
     def session_of(self, request: Request) -> str | None:
         """The session id a request carries (``Bearer``/``OAuth`` authorization or ``X-SFDC-Session``)."""
@@ -99,6 +150,10 @@ class Router:
             if scheme.lower() in ("bearer", "oauth") and token.strip():
                 return token.strip()
         return request.headers.get("X-SFDC-Session") or None
+
+    def identity_url(self, request: Request) -> str:
+        """The identity URL of the request's user on this emulator (``<instance>/id/<org>/<user>``)."""
+        return f"{request.instance_url.rstrip('/')}/id/{ORGANIZATION_ID}/{self.user_of(request)}"
 
     # ------------------------------------------------------------------ dispatch
     def handle(self, request: Request) -> Response:
@@ -124,6 +179,15 @@ class Router:
             from emulator.rest import login
 
             return login.handle(self, request)
+        match = _ASYNC_PATH.match(path)
+        if match:
+            from emulator.rest import bulk1
+
+            return bulk1.handle(self, request, match.group("version"), (match.group("rest") or "").strip("/"))
+        if _IDENTITY.match(path):
+            from emulator.rest import identity
+
+            return identity.handle(self, request)
         raise not_found()
 
     def _data_call(self, request: Request, version: str, rest: str) -> Response:
@@ -146,7 +210,7 @@ class Router:
         if rest == "":
             if request.method not in ("GET", "HEAD"):
                 raise method_not_allowed(request.method, Route("", GET=lambda call: None))
-            return versions.resources_response(version)
+            return versions.resources_response(version, self.identity_url(request))
         method = "GET" if request.method == "HEAD" else request.method
         for route in all_routes():
             match = route.pattern.match(rest)
