@@ -16,15 +16,32 @@ manager or a decorator::
 Like a test double, the mock accepts any session id and any username by default
 (``strict_sessions=True`` accepts only the sessions it issued, e.g. to exercise re-login on
 401, and only usernames of the org's active users). Passwords are never checked.
+
+The org: each activation (each ``with``, each call of a decorated function) gets a new org
+when ``org`` is a name (``blank``, ``crmarena``, a path; see :mod:`crmarena_sf.orgs`). An
+:class:`~emulator.store.org.Org` object is used as is, so every activation shares it and sees
+the writes of the ones before; ``fork=True`` gives each activation its own copy-on-write fork
+of it instead.
+
+It nests with a test's own ``responses`` mocks in either order: the inner mock answers what
+it registered and hands the rest outward (:mod:`crmarena_sf.mock_nesting`)::
+
+    @mock_salesforce
+    @responses.activate
+    def test_sync():
+        responses.get("https://api.example.com/orders", json=[])  # still answered by responses
+        Salesforce(username="u@example.com", password="pw", security_token="")  # the emulator
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import re
 from typing import Any
 
+from crmarena_sf.mock_nesting import forward_unregistered, installed_send
 from crmarena_sf.orgs import resolve_org
 
 MOCK_INSTANCE_URL = "https://crmarena-sf.my.salesforce.com"
@@ -38,60 +55,84 @@ class MockSalesforce:
     """The mock: ``.org`` (the emulated org), ``.router``, ``.session_id``, ``.instance_url`` once entered."""
 
     def __init__(
-        self, org: Any = "blank", *, strict_sessions: bool = False, instance_url: str = MOCK_INSTANCE_URL
+        self,
+        org: Any = "blank",
+        *,
+        strict_sessions: bool = False,
+        instance_url: str = MOCK_INSTANCE_URL,
+        fork: bool = False,
     ) -> None:
         self._org_name = org
         self.strict_sessions = strict_sessions
         self.instance_url = instance_url.rstrip("/")
+        self.fork = fork
+        """True: each activation works on a fork of the given org (an Org object is otherwise shared)."""
         self.org = None
         self.router = None
         self.session_id: str | None = None
         self._mock = None
+        self._forwarding: contextlib.ExitStack | None = None
 
     def __enter__(self) -> MockSalesforce:
         import responses
 
         from emulator.rest.router import Router
 
-        self.org = resolve_org(self._org_name)
+        org = resolve_org(self._org_name)
+        # A name already gives a new org; only an Org object passed in needs forking.
+        self.org = org.fork() if self.fork and org is self._org_name else org
         self.router = Router(
             self.org, accept_any_session=not self.strict_sessions, known_users_only=self.strict_sessions
         )
         self.session_id = self.router.issue_session()
-        self._mock = responses.RequestsMock(assert_all_requests_are_fired=False)
+        # What this mock does not answer goes to whatever was intercepting before it: an
+        # enclosing responses mock, or the network.
+        self._mock = responses.RequestsMock(
+            assert_all_requests_are_fired=False, real_adapter_send=installed_send()
+        )
         for method in _METHODS:
             self._mock.add_callback(method, SALESFORCE_HOSTS, callback=self._answer, content_type=None)
         self._mock.add_passthru(re.compile(r".*"))
         self._mock.start()
+        self._forwarding = contextlib.ExitStack()
+        self._forwarding.enter_context(forward_unregistered(self._mock, _is_salesforce))
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self._forwarding is not None:
+            self._forwarding.close()
+            self._forwarding = None
         if self._mock is not None:
             self._mock.stop()
             self._mock.reset()
             self._mock = None
 
     def __call__(self, func):
-        """Use the mock as a decorator: a fresh mock (and org) for each call of ``func``."""
+        """Use the mock as a decorator: a fresh mock for each call of ``func`` (and a fresh org, unless
+        ``org`` is an Org object without ``fork=True``)."""
         if inspect.iscoroutinefunction(func):
 
             @functools.wraps(func)
             async def async_wrapper(*args, **kwargs):
-                with MockSalesforce(
-                    self._org_name, strict_sessions=self.strict_sessions, instance_url=self.instance_url
-                ):
+                with self._again():
                     return await func(*args, **kwargs)
 
             return async_wrapper
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            with MockSalesforce(
-                self._org_name, strict_sessions=self.strict_sessions, instance_url=self.instance_url
-            ):
+            with self._again():
                 return func(*args, **kwargs)
 
         return wrapper
+
+    def _again(self) -> MockSalesforce:
+        return MockSalesforce(
+            self._org_name,
+            strict_sessions=self.strict_sessions,
+            instance_url=self.instance_url,
+            fork=self.fork,
+        )
 
     def _answer(self, prepared) -> tuple[int, dict[str, str], bytes]:
         from emulator.rest.adapter import answer as routed
@@ -100,10 +141,21 @@ class MockSalesforce:
         return answer.status, dict(answer.headers), answer.body
 
 
-def mock_salesforce(func=None, /, *, org: Any = "blank", strict_sessions: bool = False) -> Any:
-    """A :class:`MockSalesforce` (context manager or decorator); ``@mock_salesforce`` works bare too."""
+def _is_salesforce(request) -> bool:
+    return bool(SALESFORCE_HOSTS.match(str(request.url)))
+
+
+def mock_salesforce(
+    func=None, /, *, org: Any = "blank", strict_sessions: bool = False, fork: bool = False
+) -> Any:
+    """A :class:`MockSalesforce` (context manager or decorator); ``@mock_salesforce`` works bare too.
+
+    ``org``: an org name or path (a new org per activation) or an ``Org`` object (shared by
+    every activation; ``fork=True`` forks it per activation). ``strict_sessions``: see the
+    module docstring.
+    """
     if callable(func):
-        return MockSalesforce(org, strict_sessions=strict_sessions)(func)
+        return MockSalesforce(org, strict_sessions=strict_sessions, fork=fork)(func)
     if func is not None:
         org = func
-    return MockSalesforce(org, strict_sessions=strict_sessions)
+    return MockSalesforce(org, strict_sessions=strict_sessions, fork=fork)

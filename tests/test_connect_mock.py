@@ -102,3 +102,94 @@ def test_outside_the_mock_nothing_is_intercepted():
     import responses
 
     assert not responses.mock.registered()
+
+
+# ------------------------------------------------------------------ nesting with the test's own responses mocks
+# responses intercepts by patching HTTPAdapter.send; the inner of two nested mocks answers what it
+# registered and the rest goes to the one outside it (crmarena_sf.mock_nesting).
+OTHER_API = "https://api.example.com/orders"
+
+
+def test_the_emulator_inside_a_tests_responses_mock_leaves_its_registrations_to_it():
+    import responses
+
+    with responses.RequestsMock() as theirs:
+        theirs.get(OTHER_API, json=[{"order": 1}])
+        with mock_salesforce() as mock:
+            sf = Salesforce(username="u@example.com", password="pw", security_token="tok")
+            sf.Account.create({"Name": "Inside"})
+            assert requests.get(OTHER_API, timeout=5).json() == [{"order": 1}]
+            # what neither registered is refused by the outer mock, never sent to the network
+            with pytest.raises(requests.ConnectionError, match="Connection refused by Responses"):
+                requests.get("https://unmocked.example.com/", timeout=5)
+        assert mock.org.count("Account") == 1
+        # the outer mock saw its own call and the refused one, no Salesforce call
+        assert [call.request.url for call in theirs.calls] == [OTHER_API, "https://unmocked.example.com/"]
+
+
+def test_a_tests_responses_mock_inside_the_emulator_answers_its_own_and_passes_salesforce_on():
+    import responses
+
+    with mock_salesforce() as mock, responses.RequestsMock() as theirs:
+        theirs.get(OTHER_API, json=[{"order": 2}])
+        sf = Salesforce(username="u@example.com", password="pw", security_token="tok")
+        sf.Contact.create({"LastName": "Inner"})
+        assert requests.get(OTHER_API, timeout=5).json() == [{"order": 2}]
+        with pytest.raises(requests.ConnectionError, match="Connection refused by Responses"):
+            requests.get("https://unmocked.example.com/", timeout=5)
+        assert mock.org.count("Contact") == 1
+        assert [call.request.url for call in theirs.calls] == [OTHER_API, "https://unmocked.example.com/"]
+
+
+def test_a_salesforce_endpoint_the_inner_mock_registered_is_answered_by_it():
+    import responses
+    from simple_salesforce.exceptions import SalesforceGeneralError
+
+    with mock_salesforce() as mock, responses.RequestsMock() as theirs:
+        sf = Salesforce(instance_url=mock.instance_url, session_id="s")
+        theirs.post(
+            f"{mock.instance_url}/services/data/v{sf.sf_version}/sobjects/Account/",
+            status=503,
+            json=[{"errorCode": "SERVER_UNAVAILABLE", "message": "down for maintenance"}],
+        )
+        with pytest.raises(SalesforceGeneralError):
+            sf.Account.create({"Name": "Refused"})
+        assert sf.Contact.create({"LastName": "Still emulated"})["success"]
+        assert mock.org.count("Account") == 0 and mock.org.count("Contact") == 1
+
+
+def test_decorators_compose_in_either_order():
+    import responses
+
+    @mock_salesforce
+    @responses.activate
+    def emulator_outside():
+        responses.get(OTHER_API, json={"ok": "outside"})
+        sf = Salesforce(instance_url="https://x.my.salesforce.com", session_id="s")
+        assert sf.Account.create({"Name": "A"})["success"]
+        return requests.get(OTHER_API, timeout=5).json()
+
+    @responses.activate
+    @mock_salesforce
+    def emulator_inside():
+        responses.get(OTHER_API, json={"ok": "inside"})
+        sf = Salesforce(instance_url="https://x.my.salesforce.com", session_id="s")
+        assert sf.Account.create({"Name": "B"})["success"]
+        return requests.get(OTHER_API, timeout=5).json()
+
+    assert emulator_outside() == {"ok": "outside"}
+    assert emulator_inside() == {"ok": "inside"}
+    assert not responses.mock.registered()
+
+
+def test_an_org_object_is_shared_by_every_call_unless_forked():
+    org = Org.new()
+
+    @mock_salesforce(org=org, fork=True)
+    def forked():
+        sf = Salesforce(instance_url="https://x.my.salesforce.com", session_id="s")
+        sf.Account.create({"Name": "Private"})
+        return sf.query("SELECT COUNT() FROM Account")["totalSize"]
+
+    assert [forked(), forked()] == [1, 1]
+    assert org.count("Account") == 0
