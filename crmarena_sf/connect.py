@@ -49,8 +49,9 @@ def connect(org: Any = "crmarena", backend: str = "emulator", **options: Any) ->
     same org for every such call in a process; other processes may still read the file, and a
     write waits up to 10 s for them, then fails with ``UNABLE_TO_LOCK_ROW``).
 
-    Emulator options: ``writable``, ``version`` (API version, default 62.0), ``session_id``
-    (the session to issue). Salesforce options: ``username``, ``password``, ``security_token``, ``domain``
+    Emulator options: ``writable``, ``describes`` (a directory of describe documents, or a
+    list of them, whose objects and fields the org gains: see :mod:`metadata.user_describes`),
+    ``version`` (API version, default 62.0), ``session_id`` (the session to issue). Salesforce options: ``username``, ``password``, ``security_token``, ``domain``
     (``test`` for a sandbox), or ``instance_url`` + ``session_id``; ``version``; ``env_file``
     (default ``.env`` in the working directory); ``session`` (a ``requests.Session``) or
     ``verify`` (the CA bundle to trust, e.g. the certificate ``crmarena-sf serve`` prints; it
@@ -67,6 +68,7 @@ def connect_emulator(
     org: Any = "crmarena",
     *,
     writable: bool = False,
+    describes: str | Path | list[str | Path] | None = None,
     version: str = DEFAULT_VERSION,
     session_id: str | None = None,
     instance_url: str = EMULATOR_INSTANCE_URL,
@@ -79,7 +81,7 @@ def connect_emulator(
     from emulator.rest.adapter import EmulatorAdapter
     from emulator.rest.router import Router
 
-    router = Router.for_org(resolve_org(org, writable=writable))
+    router = Router.for_org(resolve_org(org, writable=writable, describes=describes))
     if session is None:
         session = requests.Session()
         # Nothing leaves the process: skip reading proxy and CA settings from the environment on every call.

@@ -61,8 +61,11 @@ class MockSalesforce:
         strict_sessions: bool = False,
         instance_url: str = MOCK_INSTANCE_URL,
         fork: bool = False,
+        describes: Any = None,
     ) -> None:
         self._org_name = org
+        self.describes = describes
+        """Directories of describe documents whose objects and fields the org gains (see crmarena_sf.orgs)."""
         self.strict_sessions = strict_sessions
         self.instance_url = instance_url.rstrip("/")
         self.fork = fork
@@ -77,10 +80,13 @@ class MockSalesforce:
         import responses
 
         from emulator.rest.router import Router
+        from emulator.store.org import Org
 
-        org = resolve_org(self._org_name)
-        # A name already gives a new org; only an Org object passed in needs forking.
-        self.org = org.fork() if self.fork and org is self._org_name else org
+        if self.fork and isinstance(self._org_name, Org):
+            # A name already gives a new org each time; only an Org object passed in needs forking.
+            self.org = resolve_org(self._org_name.fork(), describes=self.describes)
+        else:
+            self.org = resolve_org(self._org_name, describes=self.describes)
         self.router = Router(
             self.org, accept_any_session=not self.strict_sessions, known_users_only=self.strict_sessions
         )
@@ -132,6 +138,7 @@ class MockSalesforce:
             strict_sessions=self.strict_sessions,
             instance_url=self.instance_url,
             fork=self.fork,
+            describes=self.describes,
         )
 
     def _answer(self, prepared) -> tuple[int, dict[str, str], bytes]:
@@ -146,16 +153,24 @@ def _is_salesforce(request) -> bool:
 
 
 def mock_salesforce(
-    func=None, /, *, org: Any = "blank", strict_sessions: bool = False, fork: bool = False
+    func=None,
+    /,
+    *,
+    org: Any = "blank",
+    strict_sessions: bool = False,
+    fork: bool = False,
+    describes: Any = None,
 ) -> Any:
     """A :class:`MockSalesforce` (context manager or decorator); ``@mock_salesforce`` works bare too.
 
     ``org``: an org name or path (a new org per activation) or an ``Org`` object (shared by
-    every activation; ``fork=True`` forks it per activation). ``strict_sessions``: see the
-    module docstring.
+    every activation; ``fork=True`` forks it per activation). ``describes``: a directory of
+    describe documents (or a list of them) whose objects and fields the org gains.
+    ``strict_sessions``: see the module docstring.
     """
+    options = {"strict_sessions": strict_sessions, "fork": fork, "describes": describes}
     if callable(func):
-        return MockSalesforce(org, strict_sessions=strict_sessions, fork=fork)(func)
+        return MockSalesforce(org, **options)(func)
     if func is not None:
         org = func
-    return MockSalesforce(org, strict_sessions=strict_sessions, fork=fork)
+    return MockSalesforce(org, **options)

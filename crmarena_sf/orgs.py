@@ -14,6 +14,11 @@ fork of it (:mod:`loaders.org_templates`), so writes stay in the caller's copy. 
 an org file is an explicit choice: ``writable=True`` opens the file itself (for an org file
 only; DuckDB lets many processes read a file or one write it, so it must not be in use
 elsewhere when written).
+
+``describes=DIR`` (one directory or several) adds the objects and fields of describe documents
+to the org (:mod:`metadata.user_describes`): a new org is made with them, an org with data gets
+their tables and columns, empty (:mod:`emulator.store.schema_extension`); with ``writable`` the
+org file keeps them and remembers the directories, as an org made with them does.
 """
 
 from __future__ import annotations
@@ -36,12 +41,35 @@ class OrgInUse(OrgNotFound):
     """An org file another process (or this one) holds in a way that stops this use; the message names the holder."""
 
 
-def resolve_org(org: str | Path | Any = "crmarena", *, writable: bool = False, progress: bool = True) -> Org:
+def resolve_org(
+    org: str | Path | Any = "crmarena",
+    *,
+    writable: bool = False,
+    progress: bool = True,
+    describes: str | Path | list[str | Path] | None = None,
+) -> Org:
     """The emulated org ``org`` names (see the module docstring): a private fork, or with ``writable`` the file itself.
 
     ``progress`` shows progress bars on stderr for long first-use work (generating the
-    default org, indexing a large org for search).
+    default org, indexing a large org for search). ``describes``: directories of describe
+    documents whose objects and fields the org gains; raises
+    :class:`~metadata.user_describes.DescribesError` (a ``ValueError``) for an unusable one.
     """
+    from metadata.user_describes import describe_dirs
+
+    dirs = describe_dirs(describes)  # before the org, which may take seconds: a bad directory fails at once
+    found = _resolve(org, writable=writable, progress=progress)
+    if dirs:
+        from emulator.store.schema_extension import extend_org, remember_describe_dirs
+        from metadata.user_describes import extend_schema
+
+        extend_org(found, extend_schema(found.schema, dirs))
+        if writable:
+            remember_describe_dirs(found, dirs)
+    return found
+
+
+def _resolve(org: str | Path | Any, *, writable: bool, progress: bool) -> Org:
     from emulator.store.org import Org
 
     if isinstance(org, Org):

@@ -3,7 +3,8 @@
 ``load_schema()`` returns the CRMArena org's schema (standard objects with their full
 standard fields, plus CRMArena's custom objects and fields). ``load_schema("standard")``
 is a new org without any custom part. Extra directories of describe documents (for
-example from ``crmarena-sf metadata pull``) extend or replace objects by name.
+example from ``crmarena-sf metadata pull``) add objects, fields and relationships
+(:mod:`metadata.user_describes`).
 """
 
 from __future__ import annotations
@@ -38,19 +39,25 @@ def read_describes(directory: Path | str) -> dict[str, dict]:
 
 
 def load_schema(profile: str = "crmarena", extra_dirs: tuple[str, ...] = ()) -> Schema:
-    """The schema of an org: ``crmarena`` (default) or ``standard`` (no custom objects or fields)."""
-    return _load_schema(profile, tuple(str(d) for d in extra_dirs))
+    """The schema of an org: ``crmarena`` (default) or ``standard`` (no custom objects or fields),
+    extended by the describe documents of ``extra_dirs`` (:mod:`metadata.user_describes`)."""
+    from metadata.user_describes import signature
+
+    dirs = tuple(str(d) for d in extra_dirs)
+    return _load_schema(profile, dirs, signature(dirs))
 
 
 @lru_cache(maxsize=8)
-def _load_schema(profile: str, extra_dirs: tuple[str, ...]) -> Schema:
+def _load_schema(profile: str, extra_dirs: tuple[str, ...], _signature: tuple) -> Schema:
+    from metadata.user_describes import extend_documents, read_user_describes
+
     if profile not in PROFILES:
         raise ValueError(f"unknown schema profile {profile!r}; expected one of {', '.join(PROFILES)}")
     docs = read_describes(DESCRIBE_DIR)
-    for directory in extra_dirs:
-        docs.update(read_describes(directory))
     if profile == "standard":
         docs = _without_custom(docs)
+    for directory in extra_dirs:  # after the profile: a user's own custom objects stay in a standard org
+        docs = extend_documents(docs, read_user_describes(directory), source=directory)
     return Schema([SObject.model_validate(doc) for doc in docs.values()])
 
 

@@ -19,6 +19,7 @@ from crmarena_sf.cli.arguments import port_number
 from crmarena_sf.cli.errors import CliError
 from crmarena_sf.connect import DEFAULT_VERSION
 from crmarena_sf.orgs import ORG_HELP, OrgNotFound, resolve_org
+from metadata.user_describes import DescribesError
 
 
 def register(subparsers) -> None:
@@ -36,6 +37,14 @@ def register(subparsers) -> None:
     )
     parser.add_argument(
         "--http", action="store_true", help="plain HTTP instead of HTTPS (simple-salesforce needs HTTPS)"
+    )
+    parser.add_argument(
+        "--describes",
+        action="append",
+        type=Path,
+        metavar="DIR",
+        help="a directory of describe documents (<Object>.json, as `crmarena-sf metadata pull` writes them, "
+        "or hand-written) whose objects and fields the org gains; repeat for several",
     )
     parser.add_argument("--session-id", help="the session id clients must send (default: a random one)")
     parser.add_argument(
@@ -59,8 +68,8 @@ def run(args) -> int:
         except CertificateDirectoryError as exc:
             raise CliError(str(exc)) from None
     try:
-        org = resolve_org(args.org)
-    except OrgNotFound as exc:
+        org = resolve_org(args.org, describes=args.describes)
+    except (OrgNotFound, DescribesError) as exc:
         raise CliError(str(exc)) from None
     router = Router.for_org(org)
     session_id = router.issue_session(args.session_id)

@@ -138,3 +138,30 @@ def _add(org: Org, object_name: str, values: dict[str, Any]) -> None:
             row.setdefault(name, org.user_id)
     derive(obj, row, None, ORG_CREATED)
     write_rows(org, obj, [row])
+
+
+def add_record_types(org: Org, objects: list) -> None:
+    """RecordType rows for the record types of ``objects`` the org does not hold yet (inside the caller's
+    transaction): what an org shows once describes with record types are added to it."""
+    if org.schema.get("RecordType") is None:
+        return
+    held = {row[0] for row in org.con.execute(f'SELECT "Id" FROM {org.table_sql("RecordType")}').fetchall()}
+    for obj in objects:
+        for rt in obj.recordTypeInfos:
+            if rt.master or rt.recordTypeId in held:
+                continue
+            org.before_write("RecordType")
+            _add(
+                org,
+                "RecordType",
+                {
+                    "Id": rt.recordTypeId,
+                    "Name": rt.name,
+                    "DeveloperName": rt.developerName,
+                    "SobjectType": obj.name,
+                    "IsActive": True,
+                    "NamespacePrefix": None,
+                    "IsPersonType": False,
+                    "BusinessProcessId": None,
+                },
+            )
