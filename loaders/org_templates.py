@@ -30,6 +30,7 @@ from pathlib import Path
 
 from emulator.store.files import FileInUse
 from emulator.store.org import Org
+from emulator.store.schema_extension import ensure_tables
 from loaders.progress import progress_factory
 
 INDEX_PROGRESS_DELAY = 0.5
@@ -67,6 +68,7 @@ def org_file_fork(path: str | Path, *, progress: bool = True) -> Org:
         if entry is None or entry.source != source:
             attached = Org.open(key, read_only=True)
             template = attached.fork()  # where an index the file lacks is built: memory, never the file
+            ensure_tables(template)  # objects the schema gained since the file was written
             _ensure_index(template, f"indexing {key.name} for search (in memory)", progress)
             entry = _templates[key] = _Template(source, template, attached)
         return entry.org.fork()
@@ -107,6 +109,7 @@ def open_writable(path: str | Path, *, progress: bool = True) -> Org:
         if entry is not None:
             _retire(key, entry)
         org = Org.open(key)
+        ensure_tables(org)
         _ensure_index(org, f"indexing {key.name} for search", progress)
         _writable[key] = org
         return org

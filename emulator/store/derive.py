@@ -10,6 +10,9 @@
   (``PricebookEntry.Name``/``ProductCode`` from the product, ``OrderItem.ListPrice`` from the
   price book entry) and the roll-up ``Order.TotalAmount`` are filled by :mod:`emulator.store.dml`,
   which can read the parents.
+
+The standard sales objects' fields (opportunity stages, line-item totals, activities) are
+derived by :mod:`emulator.store.derive_sales`.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from emulator.store.derive_sales import derive_sales
 from metadata.model import CLOSED_CASE_STATUSES, SObject
 
 PERSON_ACCOUNT_RECORD_TYPE = "PersonAccount"
@@ -85,3 +89,4 @@ def derive(obj: SObject, row: dict[str, Any], previous: dict[str, Any] | None, n
     if obj.name == "OrderItem" and obj.field("TotalPrice") is not None:
         quantity, price = row.get("Quantity"), row.get("UnitPrice")
         row["TotalPrice"] = quantity * price if quantity is not None and price is not None else None
+    derive_sales(obj, row, previous, now)

@@ -222,6 +222,16 @@ def _reference_errors(
 _COPIED_FROM_PARENT: dict[str, tuple[str, str, dict[str, str]]] = {
     "PricebookEntry": ("Product2Id", "Product2", {"Name": "Name", "ProductCode": "ProductCode"}),
     "OrderItem": ("PricebookEntryId", "PricebookEntry", {"ListPrice": "UnitPrice"}),
+    "OpportunityLineItem": (
+        "PricebookEntryId",
+        "PricebookEntry",
+        {"ListPrice": "UnitPrice", "Product2Id": "Product2Id", "ProductCode": "ProductCode"},
+    ),
+    "QuoteLineItem": (
+        "PricebookEntryId",
+        "PricebookEntry",
+        {"ListPrice": "UnitPrice", "Product2Id": "Product2Id"},
+    ),
 }
 """child object -> (reference field, parent object, {child field: parent field}) a real org copies on write."""
 

@@ -53,6 +53,21 @@ def extend_org(org: Org, schema: Schema) -> None:
     _index_new_objects(org)
 
 
+def ensure_tables(org: Org) -> None:
+    """Give ``org`` an empty table for every object of its schema it has none for.
+
+    An org file written before the schema gained objects (the standard sales objects, say)
+    still opens: the objects are there, empty, as in a real org that gains a feature.
+    """
+    held = {name.lower() for name in org.table_names()}
+    missing = [obj for obj in org.schema if obj.name.lower() not in held]
+    if not missing:
+        return
+    with org.lock, org.transaction():
+        for obj in missing:
+            org.con.execute(create_table_sql(obj))
+
+
 def remember_describe_dirs(org: Org, dirs: tuple[str, ...]) -> None:
     """Record ``dirs`` in the org's settings, where :meth:`Org.open` finds the describes an org was made with."""
     import json

@@ -4,9 +4,11 @@
 
 The schema holds CRMArena's 16 objects (User, Account as a person-account org, Contact, Case,
 Knowledge__kav, ProductCategory, Product2, ProductCategoryProduct, Pricebook2, PricebookEntry,
-Order, OrderItem, EmailMessage, LiveChatTranscript, Issue__c, CaseHistory__c) and the objects
+Order, OrderItem, EmailMessage, LiveChatTranscript, Issue__c, CaseHistory__c), the objects
 they point at that a new org has: Profile, UserRole, RecordType, Group, Organization, Individual,
-Asset, Contract, ProductCatalog, LiveChatVisitor, KnowledgeArticle.
+Asset, Contract, ProductCatalog, LiveChatVisitor, KnowledgeArticle, and the standard sales
+objects every new org has, empty in CRMArena's: Lead, Opportunity, OpportunityLineItem,
+Campaign, CampaignMember, Task, Event, Quote, QuoteLineItem.
 
 Every ``referenceTo`` resolves inside the schema. Real standard fields whose target is outside
 it are left out, each for that reason:
@@ -16,15 +18,14 @@ it are left out, each for that reason:
 - Profile.UserLicenseId (UserLicense);
 - RecordType.BusinessProcessId (BusinessProcess);
 - Product2.ExternalDataSourceId (ExternalDataSource);
-- OrderItem.QuoteLineItemId (QuoteLineItem);
-- EmailMessage.ActivityId (Task), EmailMessage.EmailTemplateId (EmailTemplate);
-- LiveChatTranscript.LeadId (Lead), .LiveChatDeploymentId (LiveChatDeployment),
+- EmailMessage.EmailTemplateId (EmailTemplate);
+- LiveChatTranscript.LiveChatDeploymentId (LiveChatDeployment),
   .LiveChatButtonId (LiveChatButton), .SkillId (Skill);
 - Knowledge__kav.SourceId (polymorphic, to objects outside the schema), .MasterVersionId.
 
-Polymorphic references list only their targets inside the schema: EmailMessage.RelatedToId
-(Account, Asset, Case, Contract, Order, Product2), Group.RelatedId (User, UserRole),
-User.DelegatedApproverId (Group, User).
+Polymorphic references list only their targets inside the schema: EmailMessage.RelatedToId,
+Task.WhatId and Event.WhatId (Account, Asset, Campaign, Case, Contract, Opportunity, Order,
+Product2, Quote), Group.RelatedId (User, UserRole), User.DelegatedApproverId (Group, User).
 
 Also left out, as not part of this org or too bulky to be useful: the partner/customer-portal
 fields of Account (IsPartner, IsCustomerPortal, ChannelProgramName, ChannelProgramLevelName),

@@ -5,16 +5,16 @@
 ``BccIds`` are the describe's ``junctionidlist`` fields: lists of recipient Ids (Contact, Lead
 or User; only Contact and User exist here, and the list holds Ids as text, so it carries no
 referenceTo). ``Status`` is required: '0' New, '1' Read, '2' Replied, '3' Sent, '4' Forwarded,
-'5' Draft; only drafts can be edited after insert. Left out: ``ActivityId`` (Task),
-``EmailTemplateId`` (EmailTemplate) and ``ValidatedFromAddress`` (the org's verified
-addresses), whose targets are not in this schema.
+'5' Draft; only drafts can be edited after insert. ``ActivityId`` is the Task that logs the
+email. Left out: ``EmailTemplateId`` (EmailTemplate) and ``ValidatedFromAddress`` (the org's
+verified addresses), whose targets are not in this schema.
 """
 
 from metadata.spec import field, sobject
 from metadata.specs._common import audit_fields, id_field, is_deleted, read_only
 
 EMAIL_STATUSES = [("0", "New"), ("1", "Read"), ("2", "Replied"), ("3", "Sent"), ("4", "Forwarded"), ("5", "Draft")]
-RELATED_TO = ["Account", "Asset", "Case", "Contract", "Order", "Product2"]
+RELATED_TO = ["Account", "Asset", "Campaign", "Case", "Contract", "Opportunity", "Order", "Product2", "Quote"]
 """Targets of RelatedToId present in this schema (a real org lists every activity-enabled object)."""
 
 
@@ -31,6 +31,7 @@ SPEC = sobject(
     fields=[
         id_field("Email Message ID"),
         field("ParentId", "reference", "Parent Case ID", to="Case", child="EmailMessages", cascade=True, updateable=False),
+        field("ActivityId", "reference", "Activity ID", to="Task", updateable=False),
         *audit_fields(),
         field("TextBody", "textarea", "Text Body", length=131072),
         field("HtmlBody", "textarea", "HTML Body", length=131072, extraTypeInfo="richtextarea", htmlFormatted=True),

@@ -3,7 +3,7 @@
 ``Body`` holds the conversation (CRMArena lines look like
 ``[2020-12-22T11:03:45] Name (Customer|Agent): text``); ``CaseId``, ``AccountId`` and
 ``ContactId`` link it to the case and customer (child relationships ``LiveChatTranscripts``).
-``LiveChatVisitorId`` is required. Left out: ``LeadId`` (Lead), ``LiveChatDeploymentId``,
+``LeadId`` the lead it came from. ``LiveChatVisitorId`` is required. Left out: ``LiveChatDeploymentId``,
 ``LiveChatButtonId`` and ``SkillId``, whose targets are not in this schema. Legacy Chat was
 retired in 2026, so a new real org may not have this object (Salesforce's Legacy Chat retirement, announced in Salesforce Help).
 """
@@ -36,6 +36,7 @@ SPEC = sobject(
         field("ContactId", "reference", "Contact ID", to="Contact", child="LiveChatTranscripts"),
         field("CaseId", "reference", "Case ID", to="Case", child="LiveChatTranscripts"),
         field("AccountId", "reference", "Account ID", to="Account", child="LiveChatTranscripts"),
+        field("LeadId", "reference", "Lead ID", to="Lead", child="LiveChatTranscripts"),
         field("IpAddress", "string", "Visitor IP Address", length=39),
         field("Location", "string", "Location"),
         field("UserAgent", "string", "User Agent", length=1000),

@@ -3,7 +3,8 @@
 Required on create: AccountId, EffectiveDate, Status. A real org creates orders as Draft and
 activates them once they have items (``StatusCode`` follows Status); CRMArena's orders are
 'Activated'. ``OrderNumber`` is an auto-number and the name field; ``TotalAmount`` sums the
-items. Orders can be owned by a queue.
+items. Orders can be owned by a queue; ``OpportunityId`` and ``QuoteId`` name the deal and the
+quote an order came from.
 """
 
 from metadata.spec import field, sobject
@@ -31,6 +32,8 @@ SPEC = sobject(
         field("AccountId", "reference", "Account ID", to="Account", child="Orders", cascade=True, restrict=True, required=True),
         field("Pricebook2Id", "reference", "Price Book ID", to="Pricebook2", child="Orders"),
         field("OriginalOrderId", "reference", "Original Order ID", to="Order", child="Orders", updateable=False),
+        field("OpportunityId", "reference", "Opportunity ID", to="Opportunity", child="Orders"),
+        field("QuoteId", "reference", "Quote ID", to="Quote", child="Orders", updateable=False),
         field("EffectiveDate", "date", "Order Start Date", required=True),
         field("EndDate", "date", "Order End Date"),
         field("IsReductionOrder", "boolean", "Reduction Order", updateable=False),

@@ -3,7 +3,7 @@
 A detail of its Order (deleted with it). Required on create: OrderId, PricebookEntryId (an entry
 of the order's price book), Quantity, UnitPrice. ``Product2Id`` follows from the price-book
 entry; ``ListPrice``, ``TotalPrice`` and ``OrderItemNumber`` (auto-number, the name field) are
-computed by the org. Left out: ``QuoteLineItemId`` (Quote is not in this schema).
+computed by the org. ``QuoteLineItemId`` is the quote line the item was ordered from.
 """
 
 from metadata.spec import field, sobject
@@ -24,6 +24,7 @@ SPEC = sobject(
         field("OrderId", "reference", "Order ID", to="Order", child="OrderItems", cascade=True, required=True, updateable=False, relationshipOrder=0, writeRequiresMasterRead=True),
         field("PricebookEntryId", "reference", "Price Book Entry ID", to="PricebookEntry", required=True, updateable=False, restrict=True),
         field("OriginalOrderItemId", "reference", "Original Order Item ID", to="OrderItem", updateable=False),
+        field("QuoteLineItemId", "reference", "Quote Line Item ID", to="QuoteLineItem", updateable=False),
         read_only("AvailableQuantity", "double", "Available Quantity", scale=2),
         field("Quantity", "double", "Quantity", required=True, scale=2),
         field("UnitPrice", "currency", "Unit Price", required=True),
