@@ -13,6 +13,7 @@ import pytest
 from simple_salesforce.exceptions import SalesforceMalformedRequest
 
 import crmarena_sf
+from crmarena_sf.connect import emulated_org
 from emulator.store.org import Org
 from metadata import load_schema
 
@@ -209,3 +210,27 @@ def test_campaign_members_respond(sf):
         "SELECT Name, (SELECT Contact.LastName FROM CampaignMembers WHERE HasResponded = true) FROM Campaign"
     )
     assert found["records"][0]["CampaignMembers"]["records"][0]["Contact"]["LastName"] == "Smith"
+
+
+def _older_org_file(path):
+    import duckdb
+
+    Org.new(path=path).close()
+    with duckdb.connect(str(path)) as older:  # as a file written before the schema had them
+        for name in SALES_OBJECTS:
+            older.execute(f'DROP TABLE "{name}"')
+    return path
+
+
+def test_an_org_file_written_before_the_sales_objects_still_opens_with_them(tmp_path):
+    sf = crmarena_sf.connect(str(_older_org_file(tmp_path / "read.duckdb")))
+    assert sf.query("SELECT COUNT() FROM Opportunity")["totalSize"] == 0
+    assert sf.Lead.create({"LastName": "Lee", "Company": "Lee Co"})["success"]  # in this connection's fork
+
+    path = _older_org_file(tmp_path / "write.duckdb")
+    writable = crmarena_sf.connect(str(path), writable=True)
+    assert writable.Lead.create({"LastName": "Lee", "Company": "Lee Co"})[
+        "success"
+    ]  # the file gains the table
+    emulated_org(writable).close()
+    assert crmarena_sf.connect(str(path)).query("SELECT Name FROM Lead")["records"][0]["Name"] == "Lee"
