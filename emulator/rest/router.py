@@ -2,7 +2,9 @@
 
 Paths handled: ``/services/data`` (versions), ``/services/data/vXX.X[/...]`` (the data API:
 resources declared by the modules in :data:`RESOURCE_MODULES`), ``/services/Soap/u/XX.X``
-and ``/services/oauth2/token`` (logins). Every data call needs a session the router issued
+and ``/services/oauth2/token`` (logins), ``/services/Soap/m/XX.X`` (the Metadata API's
+``createMetadata``, :mod:`emulator.rest.metadata_api`, whose session is in the SOAP header).
+Every data call needs a session the router issued
 (``Authorization: Bearer <sid>``, or ``X-SFDC-Session`` as Bulk API 1.0 clients send it);
 without one the answer is 401 ``INVALID_SESSION_ID``, the only code on which
 simple-salesforce logs in again. Each call runs under the org's lock, so concurrent clients
@@ -39,6 +41,7 @@ RESOURCE_MODULES = (
     "emulator.rest.collections",
     "emulator.rest.tree",
     "emulator.rest.bulk2",
+    "emulator.rest.knowledge_actions",
 )
 """Modules exposing ``ROUTES``; their order decides which pattern wins when two match."""
 
@@ -48,6 +51,7 @@ DAILY_API_REQUESTS = 15000
 _DATA_PATH = re.compile(r"^/services/data/v(?P<version>[^/]+)(?:/(?P<rest>.*))?$")
 _SOAP_LOGIN = re.compile(r"^/services/Soap/u/(?P<version>[^/]+)/?$", re.IGNORECASE)
 _OAUTH_TOKEN = re.compile(r"^/services/oauth2/token/?$", re.IGNORECASE)
+_SOAP_METADATA = re.compile(r"^/services/Soap/m/[^/]+(?:/.*)?$", re.IGNORECASE)
 
 _routes: list[Route] | None = None
 _routes_lock = threading.Lock()
@@ -114,6 +118,12 @@ class Router:
                 return token.strip()
         return request.headers.get("X-SFDC-Session") or None
 
+    def count_api_request(self) -> int:
+        """Count one API call (data, Bulk or Metadata API) and return the day's total so far."""
+        with self._state_lock:
+            self.api_requests += 1
+            return self.api_requests
+
     # ------------------------------------------------------------------ dispatch
     def handle(self, request: Request) -> Response:
         """Answer one request; never raises."""
@@ -136,6 +146,10 @@ class Router:
         match = _DATA_PATH.match(path)
         if match:
             return self._data_call(request, match.group("version"), (match.group("rest") or "").strip("/"))
+        if _SOAP_METADATA.match(path):
+            from emulator.rest import metadata_api
+
+            return metadata_api.handle(self, request)
         if _SOAP_LOGIN.match(path) or _OAUTH_TOKEN.match(path):
             from emulator.rest import login
 
@@ -147,9 +161,7 @@ class Router:
             raise not_found()
         if not self.accepts(self.session_of(request)):
             raise SalesforceError("INVALID_SESSION_ID", "Session expired or invalid", status=401)
-        with self._state_lock:
-            self.api_requests += 1
-            used = self.api_requests
+        used = self.count_api_request()
         try:
             response = self.dispatch(request, version, rest)
         except SalesforceError as exc:
@@ -162,7 +174,8 @@ class Router:
         if rest == "":
             if request.method not in ("GET", "HEAD"):
                 raise method_not_allowed(request.method, Route("", GET=lambda call: None))
-            return versions.resources_response(version)
+            identity = f"{request.instance_url.rstrip('/')}/id/{ORGANIZATION_ID}/{self.org.user_id}"
+            return versions.resources_response(version, identity)
         method = "GET" if request.method == "HEAD" else request.method
         for route in all_routes():
             match = route.pattern.match(rest)

@@ -48,6 +48,10 @@ _RESOURCES = ("sobjects", "query", "queryAll", "search", "composite", "limits")
 """The subset of a real org's resource list that the emulator serves (Bulk 2.0 lives under ``jobs/``)."""
 
 
-def resources_response(version: str) -> Response:
-    """``GET /services/data/vXX.X``: resource name -> URL."""
-    return json_response(200, {name: f"/services/data/v{version}/{name}" for name in _RESOURCES})
+def resources_response(version: str, identity: str | None = None) -> Response:
+    """``GET /services/data/vXX.X``: resource name -> URL, plus ``identity``, the running user's
+    identity URL ``https://<host>/id/<org id>/<user id>`` ("List Available REST Resources")."""
+    body = {name: f"/services/data/v{version}/{name}" for name in _RESOURCES}
+    if identity:
+        body["identity"] = identity
+    return json_response(200, body)
