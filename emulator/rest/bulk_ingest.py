@@ -15,7 +15,13 @@ from typing import TYPE_CHECKING, Any
 from emulator import ids
 from emulator.errors import SalesforceError
 from emulator.rest.bulk_csv import NULL_MARKER
-from emulator.rest.sobjects import find_by_external_id, upsert_one
+from emulator.rest.sobjects import (
+    external_id_match_key,
+    find_by_external_id,
+    find_many_by_external_id,
+    upsert_many,
+    upsert_one,
+)
 from emulator.store.dml import no_such_field, required_missing
 from metadata.model import SObject
 
@@ -47,14 +53,18 @@ def run_ingest(
 ) -> IngestOutcome:
     """Apply every row; never raises for a bad row."""
     outcome = IngestOutcome()
+    parents = _parents_by_key(call, obj, header, rows)
     parsed: list[tuple[list[str], dict[str, Any] | SalesforceError]] = []
     for row in rows:
         try:
-            parsed.append((row, _values(call, obj, header, row)))
+            parsed.append((row, _values(call, obj, header, row, parents)))
         except SalesforceError as exc:
             parsed.append((row, exc))
     if operation == "insert":
         _insert(call, obj, parsed, outcome)
+        return outcome
+    if operation == "upsert":
+        _upsert(call, obj, external_id, parsed, outcome)
         return outcome
     for row, values in parsed:
         record_id = ""
@@ -82,6 +92,25 @@ def _insert(call: Call, obj: SObject, parsed: list, outcome: IngestOutcome) -> N
             outcome.successes.append((result, True, row))
 
 
+def _upsert(call: Call, obj: SObject, external_id: str | None, parsed: list, outcome: IngestOutcome) -> None:
+    """Upsert rows together (:func:`upsert_many`): one lookup and one insert for the job's new records."""
+    key = obj.field(external_id or "")
+    good = [(row, values) for row, values in parsed if not isinstance(values, SalesforceError)]
+    for row, values in parsed:
+        if isinstance(values, SalesforceError):
+            outcome.failures.append(("", error_text(values), row))
+    if key is None:
+        for row, _ in good:
+            outcome.failures.append(("", error_text(required_missing([external_id or ""])), row))
+        return
+    rows = [(next((v for k, v in values.items() if k == key.name), None), values) for _, values in good]
+    for (row, values), result in zip(good, upsert_many(call, obj, key, rows), strict=True):
+        if isinstance(result, SalesforceError):
+            outcome.failures.append((values.get("Id") or "", error_text(result), row))
+        else:
+            outcome.successes.append((result[0], result[1], row))
+
+
 def _apply(call: Call, obj: SObject, operation: str, external_id: str | None, values: dict[str, Any]):
     org = call.org
     if operation in ("update", "delete", "hardDelete"):
@@ -103,14 +132,38 @@ def _apply(call: Call, obj: SObject, operation: str, external_id: str | None, va
     return upsert_one(call, obj, key, value, values)
 
 
-def _values(call: Call, obj: SObject, header: list[str], row: list[str]) -> dict[str, Any]:
+def _parents_by_key(call: Call, obj: SObject, header: list[str], rows: list[list[str]]) -> dict[str, dict]:
+    """For each ``Parent.ExtField`` column keyed on a text field: the parents its values name,
+    found with one query per column instead of one per row (match key -> Ids)."""
+    found: dict[str, dict] = {}
+    for position, column in enumerate(header):
+        if "." not in column:
+            continue
+        relationship, _, key_name = column.partition(".")
+        reference = obj.parent_relationship(relationship)
+        target = (
+            call.org.schema.get(reference.referenceTo[0]) if reference and reference.referenceTo else None
+        )
+        key = target.field(key_name) if target is not None else None
+        if key is None or not key.externalId or key.type not in ("string", "email", "phone", "url"):
+            continue
+        values = sorted(
+            {r[position] for r in rows if position < len(r) and r[position] not in ("", NULL_MARKER)}
+        )
+        found[column] = find_many_by_external_id(call, target, key, values)
+    return found
+
+
+def _values(
+    call: Call, obj: SObject, header: list[str], row: list[str], parents: dict[str, dict] | None = None
+) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for name, cell in zip(header, row, strict=False):
         if cell == "":
             continue
         value = None if cell == NULL_MARKER else cell
         if "." in name:
-            reference, target_id = _relationship_value(call, obj, name, value)
+            reference, target_id = _relationship_value(call, obj, name, value, (parents or {}).get(name))
             values[reference] = target_id
             continue
         f = obj.field(name)
@@ -118,7 +171,9 @@ def _values(call: Call, obj: SObject, header: list[str], row: list[str]) -> dict
     return values
 
 
-def _relationship_value(call: Call, obj: SObject, column: str, value: str | None) -> tuple[str, str | None]:
+def _relationship_value(
+    call: Call, obj: SObject, column: str, value: str | None, known: dict | None = None
+) -> tuple[str, str | None]:
     relationship, _, key_name = column.partition(".")
     reference = obj.parent_relationship(relationship)
     if reference is None:
@@ -129,7 +184,10 @@ def _relationship_value(call: Call, obj: SObject, column: str, value: str | None
     key = target.field(key_name) if target is not None else None
     if key is None or not (key.externalId or key.idLookup):
         raise no_such_field(obj, column)
-    matches = find_by_external_id(call, target, key, value)
+    if known is not None:
+        matches = known.get(external_id_match_key(key, value), [])
+    else:
+        matches = find_by_external_id(call, target, key, value)
     if not matches:
         raise SalesforceError(
             "INVALID_FIELD",

@@ -17,7 +17,7 @@ from emulator import ids
 from emulator.errors import SalesforceError, unknown_exception
 from emulator.rest.messages import Response, json_response
 from emulator.rest.routing import Call, Route
-from emulator.rest.sobjects import external_id_field, render_record, upsert_one
+from emulator.rest.sobjects import external_id_field, render_record, upsert_many, upsert_one
 from emulator.store.coerce import coerce, json_token
 
 log = logging.getLogger(__name__)
@@ -197,17 +197,46 @@ def upsert(call: Call, name: str, field: str) -> Response:
     key = external_id_field(obj, field)
     records, all_or_none = _records_body(call)
 
-    def one(index: int) -> dict[str, Any]:
+    def parsed(index: int) -> tuple[Any, dict[str, Any]]:
         record = records[index]
         record_obj = _record_type(call, record)
         if record_obj.name != obj.name:
             raise SalesforceError("INVALID_TYPE", f"sObject type '{record_obj.name}' is not supported.")
         values = _fields(record)
-        value = next((v for k, v in values.items() if k.lower() == key.name.lower()), None)
+        return next((v for k, v in values.items() if k.lower() == key.name.lower()), None), values
+
+    def one(index: int) -> dict[str, Any]:
+        value, values = parsed(index)
         record_id, created = upsert_one(call, obj, key, value, values)
         return _success(record_id, created=created)
 
-    return json_response(200, _run(call, len(records), all_or_none, one))
+    if all_or_none:
+        return json_response(200, _run(call, len(records), all_or_none, one))
+    return json_response(200, _upsert_together(call, obj, key, len(records), parsed))
+
+
+def _upsert_together(call: Call, obj, key, count: int, parsed) -> list[dict[str, Any]]:
+    """Without allOrNone, records are upserted together (:func:`upsert_many`); same answers, one write."""
+    results: list[dict[str, Any] | None] = [None] * count
+    good: list[int] = []
+    rows = []
+    for index in range(count):
+        try:
+            rows.append(parsed(index))
+            good.append(index)
+        except SalesforceError as exc:
+            results[index] = _failure(exc)
+    try:
+        outcomes = upsert_many(call, obj, key, rows)
+    except Exception:
+        log.exception("unexpected error upserting a collection")
+        outcomes = [unknown_exception()] * len(rows)
+    for index, outcome in zip(good, outcomes, strict=True):
+        if isinstance(outcome, SalesforceError):
+            results[index] = _failure(outcome)
+        else:
+            results[index] = _success(outcome[0], created=outcome[1])
+    return results  # type: ignore[return-value]
 
 
 ROUTES = [

@@ -219,6 +219,101 @@ def upsert_one(call: Call, obj: SObject, key: Field, value: Any, values: dict[st
     return call.org.insert(obj.name, {k: v for k, v in values.items() if k.lower() != "id"}), True
 
 
+def upsert_many(
+    call: Call, obj: SObject, key: Field, rows: list[tuple[Any, dict[str, Any]]]
+) -> list[tuple[str, bool] | SalesforceError]:
+    """:func:`upsert_one` for many ``(key value, values)`` rows, with the same result per row: the
+    matches are found with one query and the new records created with one insert (a collection or
+    a Bulk API job of 200 new records costs one write, not 200). Rows that share a key value, and
+    upserts keyed on ``Id``, depend on their order and go one by one."""
+    if key.name == "Id" or _shares_a_key(key, rows):
+        return [_upsert_or_error(call, obj, key, value, values) for value, values in rows]
+    results: list[tuple[str, bool] | SalesforceError | None] = [None] * len(rows)
+    typed: dict[int, Any] = {}
+    for index, (value, _) in enumerate(rows):
+        if value is None:
+            results[index] = required_missing([key.name])
+            continue
+        try:
+            typed[index] = coerce(key, value)
+        except SalesforceError:
+            typed[index] = None  # matches nothing; the insert reports the value's own error
+    found = find_many_by_external_id(call, obj, key, [v for v in typed.values() if v is not None])
+    inserts: list[int] = []
+    for index, value in typed.items():
+        matches = found.get(external_id_match_key(key, value), []) if value is not None else []
+        values = rows[index][1]
+        if len(matches) > 1:
+            results[index] = SalesforceError(
+                "DUPLICATE_EXTERNAL_ID",
+                f"{key.label}: more than one record found for external id field: [{', '.join(matches)}]",
+                [key.name],
+            )
+        elif matches:
+            changes = {k: v for k, v in values.items() if k.lower() not in ("id", key.name.lower())}
+            try:
+                call.org.update(obj.name, matches[0], changes)
+                results[index] = (matches[0], False)
+            except SalesforceError as exc:
+                results[index] = exc
+        else:
+            inserts.append(index)
+    if inserts:
+        new_rows = [{k: v for k, v in rows[i][1].items() if k.lower() != "id"} for i in inserts]
+        try:
+            created: list[Any] = call.org.insert_many(obj.name, new_rows)
+        except SalesforceError as exc:
+            created = [exc] * len(inserts)
+        for index, outcome in zip(inserts, created, strict=True):
+            results[index] = outcome if isinstance(outcome, SalesforceError) else (outcome, True)
+    return results  # type: ignore[return-value]
+
+
+def _upsert_or_error(call: Call, obj: SObject, key: Field, value: Any, values: dict[str, Any]):
+    try:
+        return upsert_one(call, obj, key, value, values)
+    except SalesforceError as exc:
+        return exc
+
+
+def external_id_match_key(key: Field, value: Any) -> Any:
+    """What :func:`find_many_by_external_id` keys its answer by: the value, lower-cased where matching ignores case."""
+    return str(value).lower() if matches_ignoring_case(key) else value
+
+
+def _shares_a_key(key: Field, rows: list[tuple[Any, dict[str, Any]]]) -> bool:
+    seen = set()
+    for value, _ in rows:
+        if value is None:
+            continue
+        marker = external_id_match_key(key, value) if isinstance(value, str) else repr(value)
+        if marker in seen:
+            return True
+        seen.add(marker)
+    return False
+
+
+def find_many_by_external_id(call: Call, obj: SObject, key: Field, values: list[Any]) -> dict[Any, list[str]]:
+    """Live records whose ``key`` is one of ``values``: match key -> Ids (see :func:`find_by_external_id`)."""
+    if not values:
+        return {}
+    column = quote(key.name)
+    live = ' AND NOT coalesce("IsDeleted", false)' if obj.field("IsDeleted") is not None else ""
+    if matches_ignoring_case(key):
+        where, params = f"lower({column}) IN (SELECT lower(unnest(?::VARCHAR[])))", [[str(v) for v in values]]
+        select = f"lower({column})"
+    else:
+        where, params = f"{column} IN (SELECT unnest(?))", [values]
+        select = column
+    found: dict[Any, list[str]] = {}
+    rows = call.org.con.execute(
+        f'SELECT {select}, "Id" FROM {call.org.table_sql(obj.name)} WHERE {where}{live} ORDER BY "Id"', params
+    ).fetchall()
+    for match, record_id in rows:
+        found.setdefault(match, []).append(record_id)
+    return found
+
+
 def _upsert_by_id(
     call: Call, obj: SObject, key: Field, value: Any, values: dict[str, Any]
 ) -> tuple[str, bool]:
