@@ -19,6 +19,7 @@ from emulator.rest.messages import Response, json_response
 from emulator.rest.routing import Call, Route
 from emulator.rest.sobjects import external_id_field, render_record, upsert_many, upsert_one
 from emulator.store.coerce import coerce, json_token
+from emulator.store.dml import delete_many
 
 log = logging.getLogger(__name__)
 
@@ -164,11 +165,31 @@ def delete(call: Call) -> Response:
         call.org.delete(obj.name, canonical)
         return _success(canonical)
 
-    results = _run(call, len(record_ids), all_or_none, one)
+    results = (
+        _run(call, len(record_ids), all_or_none, one) if all_or_none else _delete_together(call, record_ids)
+    )
     for record_id, result in zip(record_ids, results, strict=True):
         if not result["success"]:
             result["id"] = record_id
     return json_response(200, results)
+
+
+def _delete_together(call: Call, record_ids: list[str]) -> list[dict[str, Any]]:
+    """Without allOrNone, the records of each object are deleted together (:func:`delete_many`); same answers."""
+    results: list[dict[str, Any] | None] = [None] * len(record_ids)
+    by_object: dict[str, list[int]] = {}
+    for index, record_id in enumerate(record_ids):
+        canonical = ids.normalize(record_id)
+        obj = call.org.schema.object_of_id(canonical) if canonical else None
+        if obj is None:
+            results[index] = _failure(SalesforceError("MALFORMED_ID", f"malformed id {record_id}", []))
+        else:
+            by_object.setdefault(obj.name, []).append(index)
+    for name, indexes in by_object.items():
+        outcomes = delete_many(call.org, name, [record_ids[i] for i in indexes])
+        for index, error in zip(indexes, outcomes, strict=True):
+            results[index] = _failure(error) if error else _success(ids.normalize(record_ids[index]))
+    return results  # type: ignore[return-value]
 
 
 def retrieve(call: Call, name: str) -> Response:
