@@ -108,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
     print(json.dumps(report.to_json(), indent=1) if args.json else report.render())
     if report.failed:
         print(
-            f"crmarena-sf: {report.failed} rows failed (listed above); fix the cause and run the same command "
+            f"crmarena-sf: {report.failed} row{'s' if report.failed != 1 else ''} failed (listed above); "
+            "fix the cause and run the same command "
             "again: what loaded stays, only the rest is pushed",
             file=sys.stderr,
         )
