@@ -99,19 +99,25 @@ def every_data_call(status_and_body: tuple[int, Any]) -> Rule:
     return rule
 
 
-def after_writes(count: int, status_and_body: tuple[int, Any]) -> Rule:
-    """From the ``count``-th write (collections or Bulk upload) on, every data call fails."""
+def after_writes(count: int, fault: tuple[int, Any] | BaseException) -> Rule:
+    """From the ``count``-th write (collections or Bulk upload) on, every data call fails: with an
+    error answer, or (an exception) as a dropped connection or a killed process would end it."""
     seen = {"writes": 0, "tripped": False}
+
+    def fail():
+        if isinstance(fault, BaseException):
+            raise fault
+        return error_reply(*fault)
 
     def rule(org: FaultyOrg, prepared: Any):
         path = prepared.path_url
         if seen["tripped"] and "/services/data/" in path:
-            return error_reply(*status_and_body)
+            return fail()
         if prepared.method in ("PATCH", "PUT") and ("composite/sobjects/" in path or "/batches" in path):
             seen["writes"] += 1
             if seen["writes"] >= count:
                 seen["tripped"] = True
-                return error_reply(*status_and_body)
+                return fail()
         return None
 
     return rule

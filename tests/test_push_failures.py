@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import requests
 from push_faults import (
     API_DISABLED,
     EXPIRED_PASSWORD,
@@ -163,13 +164,31 @@ def test_another_datasets_push_is_refused(cli, dataset, tmp_path):
 
 
 # ---------------------------------------------------------------------------- midway
-def test_request_limit_midway_stops_and_the_same_command_resumes(cli, dataset):
+@pytest.mark.parametrize(
+    ("fault", "exit_code", "said"),
+    [
+        (
+            REQUEST_LIMIT,
+            1,
+            ["REQUEST_LIMIT_EXCEEDED: TotalRequests Limit exceeded.", "run the same command again"],
+        ),
+        (
+            requests.ConnectionError("connection reset"),
+            1,
+            ["NETWORK: cannot reach the org (ConnectionError)"],
+        ),
+        (KeyboardInterrupt(), 130, ["interrupted"]),  # Ctrl-C, or a process killed midway
+    ],
+    ids=["request-limit", "network-drop", "killed"],
+)
+def test_a_push_stopped_midway_resumes_with_the_same_command(cli, dataset, fault, exit_code, said):
     with FaultyOrg() as org:
-        org.rules.append(after_writes(8, REQUEST_LIMIT))
+        org.rules.append(after_writes(8, fault))
         code, out, err = cli(org, str(dataset), *PUSH_OPTIONS)
-        assert code == 1
-        assert "REQUEST_LIMIT_EXCEEDED: TotalRequests Limit exceeded." in err
-        assert "run the same command again" in err and "nothing loaded is lost" in err
+        assert code == exit_code
+        assert all(text in err for text in said), err
+        if exit_code == 1:
+            assert "nothing loaded is lost" in err
         names = ("Account", "Issue__c", "Product2", "User", "Case", "CaseHistory__c")
         before = {name: len(_keyed(org, name)) for name in names}
         assert before["Account"] == 40 and before["Issue__c"] == 10 and before["Case"] == 0

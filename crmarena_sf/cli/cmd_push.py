@@ -1,7 +1,8 @@
 """``crmarena-sf push DATASET``: load a dataset into a real Salesforce org; ``--teardown`` removes it.
 
-Credentials are read as ``connect(backend="salesforce")`` reads them (arguments are never
-taken on the command line: the environment or a ``.env`` file), and never printed. Exit
+Credentials are read as ``connect(backend="salesforce")`` reads them, from the environment or
+a ``.env`` file (``--env-file`` names another); secrets are never taken as flags (a command
+line is visible to every user of the machine and kept in shell history) and never printed. Exit
 codes: 0 when every row is in the org; 1 when the org refused the push (preflight), stopped it
 (the message says whether the same command resumes) or some rows failed (each listed with
 Salesforce's error); 2 for bad usage (no dataset, no credentials).
@@ -55,6 +56,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--state", metavar="FILE", help="the local id map (default: the cache, one file per org)"
     )
     parser.add_argument(
+        "--env-file",
+        default=".env",
+        metavar="FILE",
+        help="where to read SALESFORCE_* credentials the environment lacks (default: .env here)",
+    )
+    parser.add_argument(
         "--bulk-poll",
         type=float,
         default=2.0,
@@ -74,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.teardown and not args.dataset:
         raise CliError("push needs a DATASET directory (or --teardown)")
     try:
-        sf = client_call(lambda: connect(backend="salesforce"))
+        sf = client_call(lambda: connect(backend="salesforce", env_file=args.env_file))
     except MissingCredentials as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
     if args.teardown:

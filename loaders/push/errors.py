@@ -23,6 +23,8 @@ ADVICE = {
     "API_DISABLED_FOR_ORG": "this org's edition has no API access: use a Developer Edition org or a sandbox",
     "REQUEST_LIMIT_EXCEEDED": "the org's API requests for the last 24 hours are used up: run the same "
     "command again when the allowance has recovered; the push resumes where it stopped",
+    "NETWORK": "check the network (or the org's status) and run the same command again; the push resumes "
+    "where it stopped",
     "STORAGE_LIMIT_EXCEEDED": "the org's data storage is full: push a smaller dataset (crmarena-sf generate "
     "--profile dev-org) or delete records (crmarena-sf push --teardown removes what a push loaded)",
 }
