@@ -26,8 +26,8 @@ AUDIT_FIELDS = ("CreatedDate", "CreatedById", "LastModifiedDate", "LastModifiedB
 FULL_LICENCE = "Salesforce"
 
 FEATURE_ADVICE = {
-    "Knowledge__kav": "Lightning Knowledge is not enabled: in Setup, Knowledge Settings, enable Lightning "
-    "Knowledge, and on your user record tick Knowledge User",
+    "Knowledge__kav": "Lightning Knowledge is not enabled: in Setup, tick Knowledge User on your user record, "
+    "then in Knowledge Settings enable Lightning Knowledge",
     "LiveChatTranscript": "Chat (LiveChatTranscript) is not available in this org",
     "LiveChatVisitor": "Chat (LiveChatVisitor) is not available in this org",
 }
@@ -101,9 +101,9 @@ def problems(facts: OrgFacts, plan: Plan) -> list[str]:
         found.append(f"{advice}; or push without it: --skip {name}")
     if plan.needs_person_accounts and not facts.person_accounts:
         found.append(
-            "Person Accounts are not enabled, and the dataset's customers are person accounts: ask "
-            "Salesforce Support to enable Person Accounts (a Developer Edition org can have them; a "
-            "scratch org takes the PersonAccounts feature)"
+            "Person Accounts are not enabled, and the dataset's customers are person accounts: in Setup, "
+            "Account Settings, enable Person Accounts (irreversible; where the org does not offer it, "
+            "Salesforce Support enables them; a scratch org takes the PersonAccounts feature)"
         )
     locked = sorted(
         {f"{name}.{f}" for name in plan.loaded_objects for f in AUDIT_FIELDS if plan.writes(name, f) is False}
