@@ -54,6 +54,8 @@ class PushStopped(Exception):
         super().__init__(message)
         self.resumable = resumable
         self.code = code
+        self.report = None
+        """What was done before the stop (a PushReport or TeardownReport), when there is one."""
 
 
 def stopped(error: OrgError, doing: str) -> PushStopped:

@@ -24,7 +24,7 @@ from loaders.push.idmap import IdMap
 from loaders.push.keys import KEY_FIELD
 from loaders.push.plan import COLLECTION_SIZE, Column, Plan, Step
 from loaders.push.preflight import keyed_records
-from loaders.push.rows import csv_value, json_value
+from loaders.push.rows import csv_value, json_value, read_rows
 from loaders.push.writers import Outcome, upsert_bulk, upsert_collections
 
 RETRIES = 2
@@ -202,10 +202,9 @@ class Loader:
             if value is None:
                 continue
             header, value = self._value(name, column, value, bulk)
-            if value is None:
-                self.tally.unresolved[f"{name}.{column.name}"] = (
-                    self.tally.unresolved.get(f"{name}.{column.name}", 0) + 1
-                )
+            if value is None:  # it points at a record the org does not have: left for the org to default
+                where = f"{name}.{column.name}"
+                self.tally.unresolved[where] = self.tally.unresolved.get(where, 0) + 1
                 continue
             record[header] = value
         if name == "User":
@@ -233,6 +232,4 @@ class Loader:
                 raise stopped(OrgError(code, message), f"loading {name}")
 
     def _dataset_rows(self, name: str) -> list[dict[str, Any]]:
-        from loaders.push.rows import read_rows
-
         return read_rows(self.plan.dataset, name) if name in self.plan.dataset.objects else []

@@ -17,10 +17,10 @@ from typing import Any
 from loaders.dataset import Dataset
 from loaders.default_org import cache_root
 from loaders.push import preflight
-from loaders.push.client import PushClient
+from loaders.push.client import PushClient, soql_string
 from loaders.push.errors import OrgError, PushStopped, stopped
 from loaders.push.idmap import IdMap
-from loaders.push.keys import KEY_FIELD, TORN_DOWN
+from loaders.push.keys import KEY_FIELD, PERMISSION_SET, TORN_DOWN
 from loaders.push.loader import RETRIES, Loader
 from loaders.push.ordering import order_objects
 from loaders.push.plan import COLLECTION_SIZE, DEFAULT_BULK_THRESHOLD, Plan, make_plan
@@ -229,11 +229,11 @@ def teardown(sf: Any, *, state: str | Path | None = None) -> TeardownReport:
                             (name, record_id, str(error.get("statusCode")), str(error.get("message")))
                         )
         doing = "marking the permission set"
-        found = (
-            client.query_all("SELECT Id FROM PermissionSet WHERE Name = 'CRMArena_Push'")
-            if "PermissionSet" in names
-            else []
-        )
+        found = []
+        if "PermissionSet" in names:
+            found = client.query_all(
+                f"SELECT Id FROM PermissionSet WHERE Name = {soql_string(PERMISSION_SET)}"
+            )
         if found and not report.failures:
             client.rest(
                 f"sobjects/PermissionSet/{found[0]['Id']}", method="PATCH", json={"Description": TORN_DOWN}
