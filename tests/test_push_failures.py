@@ -259,3 +259,15 @@ def test_refused_bulk_rows_are_retried_reported_one_by_one_and_loaded_later(cli,
         assert json.loads(out)["objects"]["CaseHistory__c"] == {"loaded": 1, "skipped": 487, "failed": 0}
         keys = _keyed(org, "CaseHistory__c")
         assert len(keys) == len(set(keys)) == 488
+
+
+def test_usage_errors_are_said_before_any_login(cli, tmp_path):
+    code, out, err = cli(None, str(tmp_path / "nowhere"))
+    assert code == 2 and "no dataset at" in err
+    code, out, err = cli(None)
+    assert code == 2 and "push needs a DATASET directory" in err
+
+
+def test_missing_credentials_are_named(cli, dataset):
+    code, out, err = cli(None, str(dataset))
+    assert code == 2 and "set SALESFORCE_USERNAME, SALESFORCE_PASSWORD, SALESFORCE_SECURITY_TOKEN" in err

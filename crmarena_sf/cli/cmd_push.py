@@ -80,6 +80,13 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.teardown and not args.dataset:
         raise CliError("push needs a DATASET directory (or --teardown)")
+    if not args.teardown:
+        from loaders.dataset import Dataset
+
+        try:
+            Dataset(args.dataset)  # a bad directory is said before any login
+        except DatasetError as exc:
+            raise CliError(str(exc)) from None
     try:
         sf = client_call(lambda: connect(backend="salesforce", env_file=args.env_file))
     except MissingCredentials as exc:
