@@ -4,7 +4,7 @@ For each query, with its plan cached: the time DuckDB spends on the plan's SQL (
 fetchall, child subqueries included) and everything else ``emulator.soql.query`` does
 (plan lookup, shaping, paging), measured in the same calls; the engine's share is
 ``overhead / DuckDB time``.
-Target: at most 0.5x DuckDB's time, for the reference solver's queries (crmarena.md §5),
+Target: at most 0.5x DuckDB's time, for the reference solver's queries (CRMArena's reference solver, SalesforceAIResearch/CRMArena crm_sandbox/env/functions.py),
 lookups by Id, and relationship and aggregate queries. The cold time (first run of a
 query text: parse + bind + translate + run) is reported alongside.
 """
@@ -41,7 +41,7 @@ def crmarena_org():
 
 
 def queries(org) -> list[tuple[str, str]]:
-    """(name, SOQL) pairs: crmarena.md §5 templates with values from the org, Id lookups, joins, aggregates."""
+    """(name, SOQL) pairs: CRMArena's reference solver, SalesforceAIResearch/CRMArena crm_sandbox/env/functions.py templates with values from the org, Id lookups, joins, aggregates."""
     one = lambda sql: org.con.execute(sql).fetchone()  # noqa: E731
     case_id, owner, item, issue, account = one(
         'SELECT "Id", "OwnerId", "OrderItemId__c", "IssueId__c", "AccountId" FROM "Case" '

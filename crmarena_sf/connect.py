@@ -43,10 +43,18 @@ class MissingCredentials(ValueError):
 def connect(org: Any = "crmarena", backend: str = "emulator", **options: Any) -> Salesforce:
     """A ``simple_salesforce.Salesforce`` talking to ``org`` on ``backend`` (``emulator`` or ``salesforce``).
 
-    Emulator options: ``version`` (API version, default 62.0), ``session_id`` (the session to
-    issue). Salesforce options: ``username``, ``password``, ``security_token``, ``domain``
+    On the emulator every call gets its own copy-on-write fork of ``org`` (see
+    :mod:`crmarena_sf.orgs`): writes stay in that connection, also for an org file or a
+    dataset directory. ``writable=True`` instead writes into the org file ``org`` names (the
+    same org for every such call in a process; other processes may still read the file, and a
+    write waits up to 10 s for them, then fails with ``UNABLE_TO_LOCK_ROW``).
+
+    Emulator options: ``writable``, ``version`` (API version, default 62.0), ``session_id``
+    (the session to issue). Salesforce options: ``username``, ``password``, ``security_token``, ``domain``
     (``test`` for a sandbox), or ``instance_url`` + ``session_id``; ``version``; ``env_file``
-    (default ``.env`` in the working directory); ``session`` (a ``requests.Session``).
+    (default ``.env`` in the working directory); ``session`` (a ``requests.Session``) or
+    ``verify`` (the CA bundle to trust, e.g. the certificate ``crmarena-sf serve`` prints; it
+    holds even where ``REQUESTS_CA_BUNDLE`` is set).
     """
     if backend == "emulator":
         return connect_emulator(org, **options)
@@ -58,19 +66,20 @@ def connect(org: Any = "crmarena", backend: str = "emulator", **options: Any) ->
 def connect_emulator(
     org: Any = "crmarena",
     *,
+    writable: bool = False,
     version: str = DEFAULT_VERSION,
     session_id: str | None = None,
     instance_url: str = EMULATOR_INSTANCE_URL,
     session: requests.Session | None = None,
 ) -> Salesforce:
-    """An emulated org behind a transport adapter mounted on the client's session."""
+    """An emulated org behind a transport adapter mounted on the client's session (a private fork unless ``writable``)."""
     import requests
     from simple_salesforce import Salesforce
 
     from emulator.rest.adapter import EmulatorAdapter
     from emulator.rest.router import Router
 
-    router = Router.for_org(resolve_org(org))
+    router = Router.for_org(resolve_org(org, writable=writable))
     if session is None:
         session = requests.Session()
         # Nothing leaves the process: skip reading proxy and CA settings from the environment on every call.
@@ -93,11 +102,22 @@ def emulated_org(sf: Salesforce):
 
 
 def connect_salesforce(
-    *, version: str = DEFAULT_VERSION, env_file: str | Path | None = ".env", session=None, **credentials: Any
+    *,
+    version: str = DEFAULT_VERSION,
+    env_file: str | Path | None = ".env",
+    session=None,
+    verify: str | Path | bool | None = None,
+    **credentials: Any,
 ) -> Salesforce:
-    """A real org: username + password + security token, or instance URL + session id."""
+    """A real org (or ``crmarena-sf serve``): username + password + security token, or instance URL + session id."""
     from simple_salesforce import Salesforce
 
+    if verify is not None:
+        if session is not None:
+            raise TypeError("connect() takes session= or verify=, not both (set verify on your session)")
+        from crmarena_sf.verify_session import VerifySession
+
+        session = VerifySession(str(verify) if isinstance(verify, Path) else verify)
     values = _credentials(credentials, env_file)
     common: dict[str, Any] = {"version": version}
     if session is not None:

@@ -1,17 +1,23 @@
 """Org names, shared by ``connect()``, ``crmarena-sf serve`` and ``crmarena-sf query/search``.
 
-- ``crmarena`` (default): the default synthetic CRMArena org (generated once and cached;
-  each call gets its own copy-on-write fork);
+- ``crmarena`` (default): the default synthetic CRMArena org (generated once and cached);
 - ``blank``: a brand-new org with the CRMArena schema and what a new org contains;
 - ``standard``: a brand-new org with standard objects only;
 - a path to an org file (``.duckdb``) written by ``crmarena-sf load`` or ``Org.save``;
-- a dataset directory (one holding ``manifest.json``), loaded into a new org;
+- a dataset directory (one holding ``manifest.json``);
 - an :class:`emulator.store.org.Org` object, used as is.
+
+Every name gives a private org: ``crmarena``, org files and dataset directories are read
+once per process into a template (an org file is attached read-only, so any number of
+processes may read it, also while another serves it) and each call gets a copy-on-write
+fork of it (:mod:`loaders.org_templates`), so writes stay in the caller's copy. Writing into
+an org file is an explicit choice: ``writable=True`` opens the file itself (for an org file
+only; DuckDB lets many processes read a file or one write it, so it must not be in use
+elsewhere when written).
 """
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,8 +32,16 @@ class OrgNotFound(ValueError):
     """An org name that names nothing usable; the message says what was expected."""
 
 
-def resolve_org(org: str | Path | Any = "crmarena") -> Org:
-    """The emulated org ``org`` names (see the module docstring)."""
+class OrgInUse(OrgNotFound):
+    """An org file another process (or this one) holds in a way that stops this use; the message names the holder."""
+
+
+def resolve_org(org: str | Path | Any = "crmarena", *, writable: bool = False, progress: bool = True) -> Org:
+    """The emulated org ``org`` names (see the module docstring): a private fork, or with ``writable`` the file itself.
+
+    ``progress`` shows progress bars on stderr for long first-use work (generating the
+    default org, indexing a large org for search).
+    """
     from emulator.store.org import Org
 
     if isinstance(org, Org):
@@ -35,43 +49,43 @@ def resolve_org(org: str | Path | Any = "crmarena") -> Org:
     if not isinstance(org, (str, Path)):
         raise OrgNotFound(f"not an org: {org!r}; expected {ORG_HELP}")
     name = str(org)
+    if writable and name in ORG_NAMES:
+        raise OrgNotFound(f"writable=True writes into an org file (.duckdb); {name!r} is not one")
     if name == "blank":
         return Org.new()
     if name == "standard":
         return Org.new(profile="standard")
     if name == "crmarena":
-        return _build(_loader("loaders.default_org", "crmarena_org"))
+        from loaders.default_org import crmarena_org
+
+        return _build(crmarena_org, progress=progress)
     path = Path(name).expanduser()
     if path.is_file():
-        try:
-            return Org.open(path)
-        except ValueError as exc:  # a DuckDB file of something else, or not DuckDB at all
-            raise OrgNotFound(str(exc)) from None
+        from loaders.org_templates import open_writable, org_file_fork
+
+        return _build(open_writable if writable else org_file_fork, path, progress=progress)
     if path.is_dir():
         if not (path / "manifest.json").is_file():
             raise OrgNotFound(f"{path} is a directory without manifest.json, so not a dataset")
-        return _build(_loader("loaders.load", "load_dataset"), path)
+        if writable:
+            raise OrgNotFound(
+                f"{path} is a dataset directory, which is never written; load it into an org file "
+                f"(crmarena-sf load {path} --org FILE.duckdb) and open that with writable=True"
+            )
+        from loaders.org_templates import dataset_fork
+
+        return _build(dataset_fork, path, progress=progress)
     raise OrgNotFound(f"unknown org {name!r}: no such file or directory; expected {ORG_HELP}")
 
 
-def _build(loader, *args: Any) -> Org:
-    """Run a loader; a dataset it cannot use becomes :class:`OrgNotFound` with the loader's own message."""
+def _build(loader, *args: Any, **options: Any) -> Org:
+    """Run a loader; an unusable dataset or file, or a file in use, becomes :class:`OrgNotFound` with its message."""
+    from emulator.store.files import FileInUse, NotAnOrgFile
     from loaders.dataset import DatasetError
 
     try:
-        return loader(*args)
-    except DatasetError as exc:
+        return loader(*args, **options)
+    except FileInUse as exc:
+        raise OrgInUse(str(exc)) from None
+    except (DatasetError, NotAnOrgFile) as exc:
         raise OrgNotFound(str(exc)) from None
-
-
-def _loader(module: str, function: str):
-    """A loader function another package provides, or a clear message when it is not there yet."""
-    try:
-        return getattr(importlib.import_module(module), function)
-    except (ModuleNotFoundError, AttributeError) as exc:
-        if isinstance(exc, ModuleNotFoundError) and exc.name and not module.startswith(exc.name):
-            raise
-        raise OrgNotFound(
-            f"this installation cannot build that org yet ({module}.{function} is missing); "
-            "use --org blank, --org standard or an org file"
-        ) from None

@@ -1,6 +1,6 @@
 """Import the authors' SQLite dump of the original CRMArena org (``crmarena_data.db``) as a dataset.
 
-The dump (crmarena.md §0, §1) has one table per object with a subset of each object's
+The dump (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db) has one table per object with a subset of each object's
 fields, and known gaps (§8) that this importer repairs so the official tasks run offline
 with their official answers:
 
@@ -60,7 +60,7 @@ DUMP_TABLES: dict[str, tuple[str, ...]] = {
     "Issue__c": ("Id", "Name"),
     "CaseHistory__c": ("Id", "CaseId__c", "Field__c", "OldValue__c", "NewValue__c", "CreatedDate"),
 }
-"""The dump's tables and the columns the importer needs from each (crmarena.md §1)."""
+"""The dump's tables and the columns the importer needs from each (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db)."""
 
 
 def import_dump(

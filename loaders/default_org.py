@@ -21,6 +21,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from emulator.cache_dir import cache_root
 from emulator.store.org import Org
 from loaders.dataset import Dataset, DatasetError, schema_version
 from loaders.generate import GENERATOR_VERSION, generate, generator_fingerprint
@@ -30,15 +31,6 @@ from metadata import load_schema
 PROFILE, SEED = "full", 0
 _template: Org | None = None
 _template_lock = threading.Lock()
-
-
-def cache_root() -> Path:
-    """Where crmarena-sf keeps generated data: ``$CRMARENA_SF_CACHE`` or the user's cache directory."""
-    override = os.environ.get("CRMARENA_SF_CACHE")
-    if override:
-        return Path(override).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base).expanduser() / "crmarena-sf"
 
 
 def default_dataset_dir(progress: bool = True) -> Path:
@@ -85,10 +77,7 @@ def default_org_file(progress: bool = True) -> Path:
         staging = path.with_name(f".{path.name}.{os.getpid()}")
         staging.unlink(missing_ok=True)
         try:
-            org = load_dataset(dataset_dir, Org.new(path=staging), progress=progress)
-            from emulator.sosl import ensure_index
-
-            ensure_index(org)
+            org = load_dataset(dataset_dir, Org.new(path=staging), progress=progress)  # and indexes it
             org.close()
             os.replace(staging, path)
             stamp.write_text(source, encoding="utf-8")

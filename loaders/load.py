@@ -7,6 +7,10 @@ org already holds. Everything happens in one transaction, so a refused dataset l
 org as it was. Afterwards the org's Id counters are recomputed, and every change listener
 is called once per object with kind ``"load"`` and no Ids, meaning "rebuild what you keep
 for this object" (the SOSL index does).
+
+Loading into an org file also builds the file's search index: readers open org files
+read-only and cannot store one there, so an org file without it would make every reading
+process build its own before its first search.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from emulator.store.org import Org
 from emulator.store.seed import STANDARD_PRICEBOOK_ID
 from loaders.dataset import Dataset, DatasetError
 from loaders.fill import fill_expression
-from loaders.progress import progress_bar
+from loaders.progress import progress_bar, progress_factory
 from metadata.model import SObject
 
 LOAD_KIND = "load"
@@ -30,13 +34,18 @@ LOAD_KIND = "load"
 def load_dataset(dataset_dir: str | Path, org: Org | None = None, *, progress: bool = False) -> Org:
     """Load the dataset at ``dataset_dir`` into ``org`` (default: a fresh in-memory ``Org.new()``).
 
-    ``org`` must be a new org (nothing but what :mod:`emulator.store.seed` puts there).
+    ``org`` must be a new org (nothing but what :mod:`emulator.store.seed` puts there). An
+    org file (``org.path``) gets its search index built too.
     Raises :class:`DatasetError` when the dataset does not fit the org; the org is then unchanged.
     """
     dataset = Dataset(dataset_dir)
     target = org if org is not None else Org.new()
     try:
         _load(dataset, target, progress)
+        if target.path is not None:
+            from emulator.sosl import ensure_index
+
+            ensure_index(target, progress_factory("indexing for search", enabled=progress))
     except BaseException:
         if org is None:
             target.close()

@@ -3,8 +3,8 @@
 Counts are what the *org* holds once the dataset is loaded, so they include the records
 every new org already has (the admin user, the standard price book; see
 ``emulator/store/seed.py``). ``full`` is the original CRMArena org, counted from the
-authors' SQLite dump (reference crmarena.md §1). ``dev-org`` fits a Developer Edition
-org's 5 MB of data storage with room to spare (reference loaders-metadata.md §0: most
+authors' SQLite dump (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db). ``dev-org`` fits a Developer Edition
+org's 5 MB of data storage with room to spare (Salesforce Help, Data and File Storage Allocations: most
 records count 2 KB, person accounts and articles 4 KB, an email its own size; products,
 price books, price book entries and order items count nothing). ``tiny`` is for tests.
 ``--scale N`` multiplies ``full`` for large orgs, except the reference data (issues,
@@ -36,7 +36,7 @@ FULL = {
     "Issue__c": 10,
     "CaseHistory__c": 2_983,
 }
-"""The original org's row counts (reference crmarena.md §1)."""
+"""The original org's row counts (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db)."""
 
 FULL_TRANSFERS = 111
 """'Owner Assignment' history rows beyond each case's first assignment (1,088 − 977)."""

@@ -20,8 +20,8 @@ from pathlib import Path
 import requests
 from simple_salesforce import Salesforce
 from simple_salesforce.exceptions import SalesforceError
-from tqdm import tqdm
 
+from loaders.progress import progress_bar
 from metadata.build import render
 
 CRMARENA_OBJECTS = (
@@ -42,7 +42,7 @@ CRMARENA_OBJECTS = (
     "Issue__c",
     "CaseHistory__c",
 )
-"""The objects pulled by default: CRMArena's 16 (reference crmarena.md §1)."""
+"""The objects pulled by default: CRMArena's 16 (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db)."""
 
 
 class PullError(Exception):
@@ -82,11 +82,13 @@ def pull(
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
     try:
         staged = []
-        for name in tqdm(names, desc="describe", unit="object", disable=not progress):
-            doc = describe(sf, name)
-            path = staging / f"{doc['name']}.json"
-            path.write_text(render(doc), encoding="utf-8")
-            staged.append(path)
+        with progress_bar(len(names), "describe", enabled=progress) as bar:
+            for name in names:
+                doc = describe(sf, name)
+                path = staging / f"{doc['name']}.json"
+                path.write_text(render(doc), encoding="utf-8")
+                staged.append(path)
+                bar.update(1)
         if not out_dir.exists():
             staging.rename(out_dir)
             return [out_dir / p.name for p in staged]

@@ -6,6 +6,11 @@ is nothing to fork: episodes share one connection, and an agent that writes chan
 for later episodes (results.json's settings say which backend ran). An episode whose agent
 raises scores 0 and keeps the error; the run goes on.
 
+The org clock is frozen only for tasks that carry ``params.now`` (the text-to-SOQL track's
+date-literal questions). CRMArena's nine tasks state "today" in their text instead, and the
+clock is left alone for them: a real org's cannot be frozen, and both backends must answer a
+query like ``LAST_N_DAYS:7`` the same way.
+
 The same class serves the threads of one process (it is thread-safe), worker processes and
 Ray workers (each builds its own from the spec: org name or path, backend, agent spec).
 """

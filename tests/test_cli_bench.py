@@ -2,9 +2,12 @@
 
 import json
 
+import pytest
+
 from crmarena_sf.cli.main import main
 
 
+@pytest.mark.slow  # the store benchmarks fork the default CRMArena org
 def test_bench_reports_measurements_with_their_targets(capsys):
     assert main(["bench", "--only", "store", "--quick", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)

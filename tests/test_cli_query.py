@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 
 import pytest
@@ -85,13 +83,6 @@ def test_format_table_shows_child_counts_and_truncates_long_cells():
     assert "[3 records]" in lines[2] and lines[2].endswith("false") and "x" * 60 not in lines[2]
 
 
-def _sosl_ready() -> bool:
-    if importlib.util.find_spec("emulator.sosl") is None:
-        return False
-    return hasattr(importlib.import_module("emulator.sosl"), "search")
-
-
-@pytest.mark.skipif(not _sosl_ready(), reason="SOSL engine not built yet")
 def test_search_prints_records_with_their_type(org_file, capsys):
     assert main(["search", "FIND {Acme} RETURNING Account(Name)", "--org", org_file]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -110,3 +101,54 @@ def test_a_file_that_is_not_an_org_is_one_line_and_exit_2(capsys, tmp_path):
     duckdb.connect(str(other)).execute("CREATE TABLE t (x INT)").close()
     assert main(["query", "SELECT Id FROM Case", "--org", str(other)]) == 2
     assert "is not a crmarena-sf org file" in capsys.readouterr().err
+
+
+def test_query_shows_child_rows_under_their_parent(org_file, capsys):
+    soql = "SELECT Name, (SELECT LastName FROM Contacts ORDER BY LastName) FROM Account"
+    assert main(["query", soql, "--org", org_file]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["Name", "Contacts"]
+    assert out[2].split() == ["Acme", "[1", "record]"]
+    assert out[3:7] == ["  Contacts:", "    LastName", "    --------", "    Lee"]
+    assert out[-1] == "(1 record)"
+
+
+def test_format_table_nests_each_parents_children_and_counts_them_in_words():
+    def account(name: str, *last_names: str, total: int | None = None) -> dict:
+        children = [{"attributes": {"type": "Contact"}, "LastName": n} for n in last_names]
+        size = len(children) if total is None else total
+        return {
+            "attributes": {"type": "Account"},
+            "Name": name,
+            "Contacts": {"totalSize": size, "done": size == len(children), "records": children},
+        }
+
+    lines = format_table(
+        [
+            account("Acme", "Lee", "Kim"),
+            account("Solo", "Park"),
+            account("Empty"),
+            account("Big", "A", total=9),
+        ]
+    ).splitlines()
+    assert lines == [
+        "Name   Contacts",
+        "-----  -----------",
+        "Acme   [2 records]",
+        "  Contacts:",
+        "    LastName",
+        "    --------",
+        "    Lee",
+        "    Kim",
+        "Solo   [1 record]",
+        "  Contacts:",
+        "    LastName",
+        "    --------",
+        "    Park",
+        "Empty  [0 records]",
+        "Big    [9 records]",
+        "  Contacts (1 of 9 shown):",
+        "    LastName",
+        "    --------",
+        "    A",
+    ]

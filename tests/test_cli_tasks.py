@@ -7,13 +7,12 @@ import json
 import pytest
 
 from crmarena_sf.cli.main import main
-from loaders.generate import generate
 from tasks.families import FAMILIES
 
 
 @pytest.fixture(scope="module")
-def dataset(tmp_path_factory):
-    return generate(tmp_path_factory.mktemp("cli-tasks") / "ds", profile="tiny", seed=0)
+def dataset(tiny_dataset):
+    return tiny_dataset
 
 
 def test_tasks_build_writes_json_lines(dataset, tmp_path, capsys):

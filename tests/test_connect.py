@@ -79,13 +79,18 @@ def test_standard_org_has_no_custom_objects():
     assert "Account" in names and not any(n.endswith("__c") for n in names)
 
 
-def test_an_org_file_is_opened_and_writes_stay_in_it(tmp_path):
+def test_an_org_file_gives_private_copies_unless_opened_writable(tmp_path):
     path = tmp_path / "org.duckdb"
     Org.new().save(path)
     sf = connect(str(path))
-    sf.Account.create({"Name": "Persisted"})
-    emulated_org(sf).close()
-    assert Org.open(path).count("Account") == 1
+    sf.Account.create({"Name": "Only in this copy"})
+    assert connect(str(path)).query("SELECT COUNT() FROM Account")["totalSize"] == 0
+    del sf
+    writer = connect(str(path), writable=True)
+    writer.Account.create({"Name": "Persisted"})
+    writer_org = emulated_org(writer)
+    writer_org.close()
+    assert Org.open(path, read_only=True).count("Account") == 1
 
 
 def test_unknown_org_names_say_what_is_expected(tmp_path):
@@ -160,6 +165,7 @@ def test_read_env_file_ignores_comments_and_missing_files(tmp_path):
     assert read_env_file(tmp_path / "absent.env") == {}
 
 
+@pytest.mark.slow
 def test_default_org_is_the_crmarena_org_and_each_connect_gets_a_private_copy():
     first, second = connect(), connect()
     cases = first.query("SELECT COUNT() FROM Case")["totalSize"]
@@ -168,10 +174,9 @@ def test_default_org_is_the_crmarena_org_and_each_connect_gets_a_private_copy():
     assert second.query("SELECT COUNT() FROM Account WHERE Name = 'Only in the first copy'")["totalSize"] == 0
 
 
-def test_a_dataset_directory_is_loaded_and_a_broken_one_is_refused(tmp_path):
-    from loaders.default_org import default_dataset_dir
-
-    sf = connect(str(default_dataset_dir(progress=False)))
+@pytest.mark.slow
+def test_a_dataset_directory_is_loaded_and_a_broken_one_is_refused(crmarena_dataset, tmp_path):
+    sf = connect(str(crmarena_dataset))
     assert sf.query("SELECT COUNT() FROM Case")["totalSize"] > 0
     (tmp_path / "broken").mkdir()
     (tmp_path / "broken" / "manifest.json").write_text("{}")

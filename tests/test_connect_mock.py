@@ -1,6 +1,6 @@
 """``mock_salesforce()``: any simple-salesforce login inside it reaches an emulated org.
 
-Login wire formats: emulator-peers.md §B.8 (SOAP partner login parsed by element name,
+Login wire formats: simple-salesforce's login.py (SOAP partner login parsed by element name,
 INVALID_LOGIN fault; OAuth token JSON), simple_salesforce/login.py.
 """
 

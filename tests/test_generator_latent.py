@@ -1,6 +1,6 @@
 """Each planted latent variable is recoverable from the `full` org by SOQL, the way CRMArena's tasks ask.
 
-The queries follow the reference solver of each task (crmarena.md §2 and §5): an agent that
+The queries follow the reference solver of each task (CRMArena's reference solver, SalesforceAIResearch/CRMArena crm_sandbox/env/functions.py): an agent that
 reads the org correctly finds exactly what the manifest says was planted.
 """
 
@@ -14,20 +14,20 @@ import pytest
 
 from emulator import soql
 from loaders.dataset import Dataset
-from loaders.generate import conversation_text, generate, knowledge_text
-from loaders.load import load_dataset
+from loaders.generate import conversation_text, knowledge_text
+
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def full(tmp_path_factory):
-    return Dataset(generate(tmp_path_factory.mktemp("gen") / "full", profile="full", seed=0))
+def full(crmarena_dataset):
+    """The `full` profile with seed 0: the default org's dataset, generated once per session."""
+    return Dataset(crmarena_dataset)
 
 
 @pytest.fixture(scope="module")
-def org(full):
-    loaded = load_dataset(full.path)
-    yield loaded
-    loaded.close()
+def org(crmarena_fork):
+    return crmarena_fork
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from loaders.profiles import FULL, NOT_SCALED, estimated_storage_kb, resolve
 def test_full_is_the_original_org_and_history_adds_up():
     sizing = resolve("full")
     assert sizing.counts == FULL
-    # 977 creations + 1,088 assignments (977 first + 111 transfers) + 918 closings (crmarena.md §1)
+    # 977 creations + 1,088 assignments (977 first + 111 transfers) + 918 closings (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db)
     assert (
         sizing.counts["CaseHistory__c"] == 977 + (977 + sizing.transfers) + (977 - sizing.open_cases) == 2983
     )
@@ -31,7 +31,7 @@ def test_scale_multiplies_everything_but_reference_data():
 
 
 def test_dev_org_fits_a_developer_edition_orgs_5_mb_with_room_to_spare(tmp_path):
-    # Record sizes: reference loaders-metadata.md §0 (2 KB most records, 4 KB person accounts and
+    # Record sizes: Salesforce Help, Data and File Storage Allocations (2 KB most records, 4 KB person accounts and
     # articles, an email its own size; products, price books and items count nothing).
     dataset = Dataset(generate(tmp_path / "dev", profile="dev-org", seed=0))
     con = dataset.connect()

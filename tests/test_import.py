@@ -1,4 +1,4 @@
-"""Importing CRMArena's SQLite dump: a small file with the dump's layout (crmarena.md §1) and its gaps (§8)."""
+"""Importing CRMArena's SQLite dump: a small file with the dump's layout (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db) and its gaps."""
 
 from __future__ import annotations
 

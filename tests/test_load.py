@@ -11,13 +11,13 @@ from crmarena_sf.cli.main import main
 from emulator import soql
 from emulator.store.org import Org
 from loaders.dataset import Dataset, DatasetError
-from loaders.generate import generate
 from loaders.load import LOAD_KIND, load_dataset
 
 
 @pytest.fixture(scope="module")
-def tiny(tmp_path_factory):
-    return generate(tmp_path_factory.mktemp("gen") / "tiny", profile="tiny", seed=3)
+def tiny(tiny_dataset):
+    """The session's tiny dataset (copied before any test changes it)."""
+    return tiny_dataset
 
 
 def test_a_loaded_org_holds_the_dataset_plus_what_a_new_org_has(tiny):

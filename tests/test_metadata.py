@@ -18,7 +18,7 @@ CRMARENA_OBJECTS = {
     "ProductCategoryProduct", "Pricebook2", "PricebookEntry", "Order", "OrderItem",
     "EmailMessage", "LiveChatTranscript", "Issue__c", "CaseHistory__c",
 }  # fmt: skip
-"""The 16 objects of CRMArena (reference crmarena.md §1)."""
+"""The 16 objects of CRMArena (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db)."""
 
 NEW_ORG_OBJECTS = {"Profile", "RecordType", "Group", "Organization", "UserRole"}
 
@@ -100,7 +100,7 @@ def test_key_prefixes_are_real_unique_and_resolve_ids(schema):
         "ProductCategory": "0ZG", "ProductCatalog": "0ZS", "Issue__c": "a1M", "CaseHistory__c": "a1N",
     }  # fmt: skip
     assert {name: schema.get(name).keyPrefix for name in expected} == expected
-    # real CRMArena Ids (reference crmarena.md §1) resolve to their objects
+    # real CRMArena Ids (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db) resolve to their objects
     assert schema.object_of_id("005Ws000001xSR9IAM").name == "User"
     assert schema.object_of_id("ka0Ws000000abcdIAA").name == "Knowledge__kav"
     assert schema.object_of_id("kA0Ws000000abcdIAA").name == "KnowledgeArticle"

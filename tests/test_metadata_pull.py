@@ -29,7 +29,7 @@ ENV_VARS = (
 )
 SECRET = "s3cret-pa55"
 
-# Login response shape: reference emulator-peers.md §B.8 (simple-salesforce reads the unprefixed
+# Login response shape: simple-salesforce's login.py (simple-salesforce reads the unprefixed
 # sessionId and serverUrl elements).
 LOGIN_OK = f"""<?xml version="1.0" encoding="UTF-8"?>
 <soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body>

@@ -2,7 +2,7 @@
 
 References: Bulk API 2.0 Developer Guide (create_job.htm, upload_job_data.htm, get_job_info.htm,
 get_job_successful_results.htm, get_job_failed_results.htm, query_get_job_results.htm);
-emulator-peers.md §B.7 (how simple-salesforce drives it).
+simple-salesforce's bulk2.py (how simple-salesforce drives it).
 """
 
 from __future__ import annotations
@@ -24,14 +24,6 @@ def sf():
 
 def _rows(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text)))
-
-
-def _soql_ready() -> bool:
-    try:
-        from emulator import soql
-    except ImportError:
-        return False
-    return hasattr(soql, "query") and hasattr(soql, "query_more")
 
 
 def test_insert_reports_processed_and_failed_rows_with_results(sf):
@@ -141,7 +133,6 @@ def test_data_can_be_uploaded_once_and_jobs_can_be_listed_and_deleted(sf):
     assert sf.session.get(f"{sf.bulk2_url}ingest/{job['id']}", headers=sf.headers).status_code == 404
 
 
-@pytest.mark.skipif(not _soql_ready(), reason="SOQL engine not built yet")
 def test_query_pages_with_locator_and_record_counts(sf):
     org = emulated_org(sf)
     account = org.insert("Account", {"Name": "Parent"})
@@ -158,7 +149,6 @@ def test_query_pages_with_locator_and_record_counts(sf):
     assert pages[0].splitlines()[0] == '"LastName","Account.Name"'
 
 
-@pytest.mark.skipif(not _soql_ready(), reason="SOQL engine not built yet")
 def test_query_job_with_a_bad_query_is_refused_at_creation(sf):
     with pytest.raises(SalesforceMalformedRequest):
         list(sf.bulk2.Account.query("SELECT Nope__c FROM Account", wait=0))

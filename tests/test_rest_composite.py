@@ -127,11 +127,6 @@ def test_all_or_none_rolls_everything_back_and_halts_the_others(forked):
 
 
 def test_composite_can_query_and_use_the_rows(sf):
-    pytest.importorskip("emulator.soql")
-    from emulator import soql
-
-    if not hasattr(soql, "query"):
-        pytest.skip("SOQL engine not built yet")
     sf.Account.create({"Name": "Queried"})
     results = _composite(
         sf,

@@ -2,13 +2,10 @@
 
 References: REST API Developer Guide resources_query.htm, resources_queryall.htm,
 headers_queryoptions.htm (Sforce-Query-Options batchSize 200..2000), resources_search.htm;
-emulator-peers.md §D (query_more fetches ``https://instance + nextRecordsUrl``).
+simple-salesforce's api.py (query_more fetches ``https://instance + nextRecordsUrl``).
 """
 
 from __future__ import annotations
-
-import importlib
-import importlib.util
 
 import pytest
 from simple_salesforce.exceptions import SalesforceMalformedRequest
@@ -92,13 +89,6 @@ def test_an_unknown_locator_is_an_error_not_a_crash(sf):
     assert bad.value.content[0]["errorCode"] == "INVALID_QUERY_LOCATOR"
 
 
-def _sosl_ready() -> bool:
-    if importlib.util.find_spec("emulator.sosl") is None:
-        return False
-    return hasattr(importlib.import_module("emulator.sosl"), "search")
-
-
-@pytest.mark.skipif(not _sosl_ready(), reason="SOSL engine not built yet")
 def test_search_returns_search_records(sf):
     result = sf.search("FIND {Account 042} IN NAME FIELDS RETURNING Account(Name)")
     assert any(r["Name"] == "Account 042" for r in result["searchRecords"])

@@ -1,7 +1,7 @@
 """Records, describes, limits, sessions and errors through the unmodified simple-salesforce client.
 
 References: REST API Developer Guide resources_sobject_*.htm, dome_upsert.htm (upsert status
-codes), errorcodes.htm (error bodies), resources_limits.htm; reference emulator-peers.md §B.4/§D.
+codes), errorcodes.htm (error bodies), resources_limits.htm; https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm.
 """
 
 from __future__ import annotations

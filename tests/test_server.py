@@ -1,6 +1,6 @@
 """The HTTPS server: plain ``requests`` (as curl would), simple-salesforce, logins, concurrency, the CLI's Ctrl-C.
 
-simple-salesforce only speaks https (emulator-peers.md §D), so the server makes a
+simple-salesforce only speaks https (simple-salesforce's api.py), so the server makes a
 self-signed certificate clients trust through ``REQUESTS_CA_BUNDLE`` or ``verify=``.
 """
 

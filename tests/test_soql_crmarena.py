@@ -1,4 +1,4 @@
-"""Every SOQL query of CRMArena's reference solver (crmarena.md §5) on a generated org.
+"""Every SOQL query of CRMArena's reference solver (CRMArena's reference solver, SalesforceAIResearch/CRMArena crm_sandbox/env/functions.py) on a generated org.
 
 The queries are verbatim templates from ``crm_sandbox/env/functions.py`` with values
 picked from the generated ``tiny`` org; each answer is checked for its REST shape and
@@ -12,8 +12,6 @@ import datetime as dt
 import pytest
 
 from emulator import ids, soql
-from loaders.generate import generate
-from loaders.load import load_dataset
 
 START = "2020-01-01T00:00:00Z"
 END = "2024-12-31T23:59:59Z"
@@ -21,9 +19,9 @@ S, E = dt.datetime(2020, 1, 1), dt.datetime(2024, 12, 31, 23, 59, 59)
 
 
 @pytest.fixture(scope="module")
-def org(tmp_path_factory):
-    dataset = generate(tmp_path_factory.mktemp("crmarena") / "tiny", profile="tiny", seed=7)
-    return load_dataset(dataset)
+def org(tiny_fork):
+    """The session's tiny org, this module's fork of it."""
+    return tiny_fork
 
 
 def sql(org, text: str, params: list | None = None) -> list[tuple]:

@@ -1,6 +1,6 @@
 """SOQL errors exactly as a real org words them, caret prefix included.
 
-Real payloads these tests reproduce (emulator-peers.md §B.3 and public client code):
+Real payloads these tests reproduce (real payloads in public issues and public client code):
 mautic/mautic#13406 (INVALID_FIELD with a window of a long select list), the
 node-salesforce-connection tests run against a live org (``q=invalid`` ->
 ``unexpected token: 'invalid'`` without prefix; ``unexpected token: '<EOF>'``), the
@@ -12,17 +12,10 @@ parentheses, ``Invalid datetime: ...``), and the INVALID_FIELD text for quoted d
 from __future__ import annotations
 
 import pytest
-from test_soql_org import small_org
 
 from emulator import soql
 from emulator.errors import SalesforceError
 from emulator.soql.errors import caret_prefix
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return small_org(tmp_path_factory.mktemp("soql_errors"))
-
 
 WSDL = " Please reference your WSDL or the describe call for the appropriate names."
 

@@ -9,11 +9,11 @@ statements). Bounded to a few hundred examples so it runs in seconds.
 
 from __future__ import annotations
 
+import pytest
 import sqlglot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlglot import exp
-from test_soql_org import small_org
 
 from emulator import soql
 from emulator.errors import SalesforceError
@@ -26,31 +26,10 @@ SETTINGS = settings(
 )
 
 
-class RecordingConnection:
-    """Forwards to the org's DuckDB cursor, keeping every SQL text executed."""
-
-    def __init__(self, con) -> None:
-        self._con = con
-        self.statements: list[str] = []
-
-    def execute(self, sql, params=None):
-        self.statements.append(sql)
-        return self._con.execute(sql, params)
-
-    def __getattr__(self, name):
-        return getattr(self._con, name)
-
-
-_org = None
-
-
-def recording_org(tmp_path_factory):
-    global _org
-    if _org is None:
-        org, _ = small_org(tmp_path_factory.mktemp("soql_fuzz"))
-        org.con = RecordingConnection(org.con)
-        _org = org
-    return _org
+@pytest.fixture(scope="module")
+def org(built, recorded):
+    """The small org (a fork of it), recording every statement sent to DuckDB."""
+    return recorded(built[0])
 
 
 def run_and_check(org, text: str) -> None:
@@ -137,8 +116,7 @@ def mutated(draw) -> str:
     return text
 
 
-def test_generated_queries_answer_or_fail_cleanly(tmp_path_factory):
-    org = recording_org(tmp_path_factory)
+def test_generated_queries_answer_or_fail_cleanly(org):
 
     @SETTINGS
     @given(soql_queries())
@@ -148,8 +126,7 @@ def test_generated_queries_answer_or_fail_cleanly(tmp_path_factory):
     check()
 
 
-def test_mutated_queries_answer_or_fail_cleanly(tmp_path_factory):
-    org = recording_org(tmp_path_factory)
+def test_mutated_queries_answer_or_fail_cleanly(org):
 
     @SETTINGS
     @given(mutated())
@@ -159,8 +136,7 @@ def test_mutated_queries_answer_or_fail_cleanly(tmp_path_factory):
     check()
 
 
-def test_arbitrary_text_answers_or_fails_cleanly(tmp_path_factory):
-    org = recording_org(tmp_path_factory)
+def test_arbitrary_text_answers_or_fails_cleanly(org):
 
     @settings(max_examples=50, deadline=None, database=None)
     @given(st.text(max_size=200))

@@ -1,7 +1,7 @@
 """The REST body of a query: record shapes, aggregate results, wire formats and paging.
 
 REST API Developer Guide, "Query" / "Query Options Header" and the record shapes of
-emulator-peers.md §B.1: attributes first with the API version in the url; keys in SELECT
+https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_query.htm: attributes first with the API version in the url; keys in SELECT
 order; parents nested (or null); child subqueries ``{totalSize, done, records}`` or null;
 ``AggregateResult`` rows with ``expr0``... for unaliased aggregates; ``COUNT()`` in
 totalSize; 2,000 records per batch and a query locator in nextRecordsUrl.
@@ -12,16 +12,11 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from test_soql_org import QUEUE_ID, names, small_org
+from small_org import QUEUE_ID, names
 
 from emulator import ids, soql
 from emulator.errors import SalesforceError
 from emulator.store.dml import write_rows
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return small_org(tmp_path_factory.mktemp("soql_results"))
 
 
 def one(org, text: str, **options) -> dict:

@@ -4,21 +4,16 @@ Sources: SOQL and SOSL Reference -- "Comparison Operators" (case-insensitive str
 LIKE wildcards and escapes, INCLUDES/EXCLUDES), "Date Formats and Date Literals in WHERE"
 (ranges from midnight in the user's time zone; LAST_N_DAYS includes today), "ORDER BY"
 (case-insensitive; nulls first by default), "Semi-Joins and Anti-Joins"; two-valued null
-logic as real orgs answer it (emulator-peers.md §B.2; glade's ``matches()`` mirrors it).
+logic as real orgs answer it (https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/; glade's ``matches()`` mirrors it).
 The org's clock is frozen on Wednesday 2024-05-15 12:00 UTC.
 """
 
 from __future__ import annotations
 
 import pytest
-from test_soql_org import names, small_org
+from small_org import names
 
 from emulator import soql
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return small_org(tmp_path_factory.mktemp("soql_semantics"))
 
 
 def subjects(org, where: str, **options) -> set:

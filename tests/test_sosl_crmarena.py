@@ -1,4 +1,4 @@
-"""CRMArena's two searches (crmarena.md §5) on a generated org, checked against an independent oracle.
+"""CRMArena's two searches (a live CRMArena org's answers in neulab/agent-data-protocol datasets/crmarena/sample_raw.json) on a generated org, checked against an independent oracle.
 
 ``FIND {…} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title, FAQ_Answer__c WHERE PublishStatus='Online'
 AND Language='en_US')`` and ``FIND {…} IN ALL FIELDS RETURNING Product2(Id, Name, Description)``, with
@@ -15,8 +15,6 @@ import pytest
 
 from emulator import sosl
 from emulator.sosl.text import STOP_WORDS, tokens, word_forms
-from loaders.generate import generate
-from loaders.load import load_dataset
 
 ARTICLES = (
     "FIND {{{}}} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title, FAQ_Answer__c "
@@ -41,11 +39,9 @@ def words(*texts: str | None) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def org(tmp_path_factory):
-    dataset = generate(tmp_path_factory.mktemp("sosl") / "tiny", profile="tiny", seed=7)
-    org = load_dataset(dataset)
-    sosl.ensure_index(org)
-    return org
+def org(tiny_fork):
+    """The session's tiny org (indexed), this module's fork of it."""
+    return tiny_fork
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +84,7 @@ def test_one_word_finds_exactly_the_articles_holding_it(org, articles):
 
 
 def test_a_natural_language_question_returns_ranked_articles_not_nothing(org, articles):
-    """crmarena.md §5: a long natural-language article search returned several loosely related articles."""
+    """a live CRMArena org's answers in neulab/agent-data-protocol datasets/crmarena/sample_raw.json: a long natural-language article search returned several loosely related articles."""
     question = "how many days do I have to return a pair of shoes for a refund"
     records = search(org, ARTICLES, question)
     assert len(records) >= 3
@@ -109,7 +105,7 @@ def test_every_product_is_found_by_its_name_and_every_hit_holds_every_word(org, 
 
 
 def test_womens_without_the_apostrophe_finds_nothing_as_on_the_live_org(org, products):
-    """crmarena.md §5: FIND {Womens Fitness Leggings} on Product2 returned []."""
+    """a live CRMArena org's answers in neulab/agent-data-protocol datasets/crmarena/sample_raw.json: FIND {Womens Fitness Leggings} on Product2 returned []."""
     womens = [name for name, _ in products.values() if name.startswith("Women's ")]
     assert womens
     for name in womens[:5]:

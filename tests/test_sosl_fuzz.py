@@ -89,23 +89,8 @@ PIECES = [
 ]
 
 
-class RecordingConnection:
-    """Forwards to the org's DuckDB cursor, keeping every SQL text executed."""
-
-    def __init__(self, con) -> None:
-        self._con = con
-        self.statements: list[str] = []
-
-    def execute(self, sql, params=None):
-        self.statements.append(sql)
-        return self._con.execute(sql, params)
-
-    def __getattr__(self, name):
-        return getattr(self._con, name)
-
-
 @pytest.fixture(scope="module")
-def org():
+def org(recorded):
     org = Org.new()
     org.insert("Account", {"Name": "Acme Corporation", "Phone": "(336) 555-1234"})
     org.insert("Contact", {"LastName": "Smith", "Email": "joe@acme.com"})
@@ -114,8 +99,7 @@ def org():
         "Knowledge__kav", {"Title": "Jacket care", "UrlName": "jacket-care", "FAQ_Answer__c": "<p>acme</p>"}
     )
     sosl.ensure_index(org)
-    org.con = RecordingConnection(org.con)
-    return org
+    return recorded(org)
 
 
 def run_and_check(org, text: str) -> None:

@@ -124,7 +124,7 @@ def test_a_fork_made_before_the_first_search_builds_its_own(tmp_path):
 def test_a_reopened_org_keeps_its_index_and_catches_up_on_later_writes(org, tmp_path, monkeypatch):
     org.insert("Product2", {"Name": "Saved Parka"})
     path = tmp_path / "org.duckdb"
-    org.save(path)
+    org.save(path, index=False)  # the index as it was in memory, written since it was built
     reopened = Org.open(path)
     built = []
     real_build = index.build_objects
@@ -144,6 +144,25 @@ def test_a_reopened_org_keeps_its_index_and_catches_up_on_later_writes(org, tmp_
     again.insert("Product2", {"Name": "Unseen Parka"})  # written before any search: no listener yet
     assert names(again, "parka") == ["Alpine Parka", "Later Parka", "Saved Parka", "Unseen Parka"]
     again.close()
+
+
+def test_a_saved_org_file_holds_an_up_to_date_index(org, tmp_path, monkeypatch):
+    org.insert("Product2", {"Name": "Saved Parka"})  # written after the index was built
+    path = tmp_path / "org.duckdb"
+    org.save(path)
+    monkeypatch.setattr(index, "build_objects", lambda *a, **k: pytest.fail("a saved org was re-indexed"))
+    with Org.open(path, read_only=True) as reader:  # a reader could not store an index in the file
+        assert names(reader, "parka") == ["Alpine Parka", "Saved Parka"]
+
+
+def test_a_fork_of_a_read_only_org_with_an_outdated_index_rebuilds_it_in_memory(org, tmp_path):
+    org.insert("Product2", {"Name": "Saved Parka"})
+    path = tmp_path / "org.duckdb"
+    org.save(path, index=False)  # its index is older than its last write
+    before = path.read_bytes()
+    with Org.open(path, read_only=True) as reader:
+        assert names(reader.fork(), "parka") == ["Alpine Parka", "Saved Parka"]
+    assert path.read_bytes() == before
 
 
 def test_an_unchanged_reopened_org_is_not_rebuilt(tmp_path, monkeypatch):

@@ -2,7 +2,7 @@
 
 Sources: SOQL and SOSL Reference (sforce_api_calls_sosl_syntax.htm, _find.htm, _in.htm,
 _returning.htm, _limit.htm, _offset.htm, _examples.htm) and errors observed on live orgs
-(reference crmarena.md §5; Salesforce StackExchange #254017).
+(a live CRMArena org's answers in neulab/agent-data-protocol datasets/crmarena/sample_raw.json; Salesforce StackExchange #254017).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def error(text: str) -> SalesforceError:
 
 # ---------------------------------------------------------------------------- errors seen on live orgs
 def test_unescaped_apostrophe_is_the_live_orgs_malformed_search():
-    """Verbatim from a live CRMArena org (crmarena.md §5)."""
+    """Verbatim from a live CRMArena org (a live CRMArena org's answers in neulab/agent-data-protocol datasets/crmarena/sample_raw.json)."""
     err = error("FIND {women's trail jacket} IN ALL FIELDS")
     assert err.error_code == "MALFORMED_SEARCH"
     assert err.message == (
@@ -237,13 +237,14 @@ def test_word_forms_cover_regular_plurals_but_not_an_s_after_an_irregular_plural
     assert word_forms("refund") == ("refund", "refunds")
     assert word_forms("policies")[:2] == ("policies", "policy")
     assert "box" in word_forms("boxes") and "shoe" in word_forms("shoes")
-    assert word_forms("womens") == ("womens",)  # crmarena.md §5: Womens does not find Women's
+    # Womens does not find Women's on a live CRMArena org (neulab/agent-data-protocol datasets/crmarena/sample_raw.json).
+    assert word_forms("womens") == ("womens",)
     assert word_forms("women") == ("women",)
     assert word_forms("xr") == ("xr",) and word_forms("500") == ("500",)
 
 
 def test_a_possessive_s_is_not_a_token():
-    """Lucene's English possessive rule: Women's and Kids’ are women and kids (crmarena.md §5 still holds)."""
+    """Lucene's English possessive rule: Women's and Kids’ are women and kids (a live CRMArena org's answers in neulab/agent-data-protocol datasets/crmarena/sample_raw.json still holds)."""
     assert tokens("Women's Kids’ MEN'S 90's it's-x") == ["women", "kids", "men", "90", "s", "it", "x"]
     assert tree("Women\\'s Leggings") == Chain(Leaf(("women",)), (Step("AND", Leaf(("leggings",)), True),))
     assert tree("Womens") == Leaf(("womens",))

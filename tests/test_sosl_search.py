@@ -3,7 +3,7 @@
 Sources: SOQL and SOSL Reference (sforce_api_calls_sosl_find.htm, _in.htm, _returning.htm,
 _limit.htm, _offset.htm, _examples.htm); REST API Developer Guide, dome_search.htm (the
 ``searchRecords`` body); Salesforce Help, "How Search Works for Knowledge Articles"; the live
-CRMArena org's behaviour (reference crmarena.md §5).
+CRMArena org's behaviour (a live CRMArena org's answers in neulab/agent-data-protocol datasets/crmarena/sample_raw.json).
 """
 
 from __future__ import annotations
@@ -221,7 +221,7 @@ def test_words_without_operator_must_all_match_on_products(org):
 
 
 def test_womens_does_not_find_women_apostrophe_s_as_on_the_live_org(org):
-    """crmarena.md §5: FIND {Womens Fitness Leggings} on Product2 returned [] on the live org."""
+    """a live CRMArena org's answers in neulab/agent-data-protocol datasets/crmarena/sample_raw.json: FIND {Womens Fitness Leggings} on Product2 returned [] on the live org."""
     assert (
         names(org, "FIND {Womens Fitness Leggings} IN ALL FIELDS RETURNING Product2(Id, Name, Description)")
         == []

@@ -7,7 +7,6 @@ import pytest
 from simple_salesforce import Salesforce
 
 import crmarena_sf
-from loaders.generate import generate
 from tasks.agents import EpisodeOutcome, make_agent
 from tasks.build import TaskBuildError, build_tasks
 from tasks.families import FAMILIES
@@ -15,8 +14,8 @@ from tasks.runner import run_benchmark
 
 
 @pytest.fixture(scope="module")
-def dataset(tmp_path_factory):
-    return generate(tmp_path_factory.mktemp("tiny") / "ds", profile="tiny", seed=3)
+def dataset(tiny_dataset):
+    return tiny_dataset
 
 
 @pytest.fixture(scope="module")

@@ -7,20 +7,47 @@ import argparse
 from crmarena_sf.orgs import ORG_HELP
 
 
-def non_negative_int(text: str) -> int:
+class CommandParser(argparse.ArgumentParser):
+    """A command's parser: it reports arguments it does not know itself, with its own usage.
+
+    argparse hands a sub-command's unknown arguments back to the top-level parser, whose error
+    shows the top-level usage (``crmarena-sf [-h] [--version] COMMAND``), which does not say
+    what ``query`` takes.
+    """
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+
+def _whole_number(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def non_negative_int(text: str) -> int:
+    value = _whole_number(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
     return value
 
 
 def positive_int(text: str) -> int:
-    value = non_negative_int(text)
+    value = _whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
+    return value
+
+
+def port_number(text: str) -> int:
+    """A TCP port: 0 (the system picks a free one) to 65535."""
+    value = _whole_number(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port from 0 to 65535, not {text}")
     return value
 
 
@@ -47,3 +74,23 @@ def connect_for_cli(org: str, backend: str):
         return connect(org)
     except (OrgNotFound, MissingCredentials) as exc:
         raise CliError(str(exc)) from None
+
+
+def add_task_set_options(parser: argparse.ArgumentParser, when: str = "") -> None:
+    """``--suite``, ``--per-task`` and ``--seed``: which task set to build (``when`` prefixes the help)."""
+    parser.add_argument(
+        "--suite",
+        choices=("crmarena", "soql"),
+        default="crmarena",
+        help=f"{when}crmarena (the nine CRMArena tasks, default) or soql (the text-to-SOQL track)",
+    )
+    parser.add_argument(
+        "--per-task",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help=f"{when}instances per task (default: 130; 320 for --suite soql)",
+    )
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=0, metavar="S", help=f"{when}random seed (default: 0)"
+    )

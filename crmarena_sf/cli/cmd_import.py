@@ -21,7 +21,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "keeping its Ids and repairing its known gaps (names, knowledge publish status, email addresses, "
         "numbers stored as text).",
     )
-    parser.add_argument("dump", metavar="crmarena_data.db", help="the SQLite dump")
+    parser.add_argument(
+        "dump",
+        metavar="crmarena_data.db",
+        help="the SQLite dump: local_data/crmarena_data.db of the public SalesforceAIResearch/CRMArena "
+        "repository on GitHub (download it yourself)",
+    )
     parser.add_argument("--out", required=True, metavar="DATASET", help="the dataset directory to create")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)

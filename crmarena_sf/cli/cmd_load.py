@@ -1,6 +1,8 @@
 """``crmarena-sf load DATASET --org ORG.duckdb``: load a dataset into a new emulator org file.
 
 The org file appears only when the load succeeded; an existing file is never overwritten.
+Its search index is built as part of the load (with a progress bar), so the processes that
+later read the file, which open it read-only, never have to build one themselves.
 """
 
 from __future__ import annotations

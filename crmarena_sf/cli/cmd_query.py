@@ -74,14 +74,23 @@ def _connect(args):
     return connect_for_cli(args.org, args.backend)
 
 
+def _is_child_result(value: Any) -> bool:
+    """A child subquery's result inside a record: ``{totalSize, done, records}``."""
+    return isinstance(value, dict) and "records" in value and "totalSize" in value
+
+
+def _count(n: int) -> str:
+    return f"[{n} record{'' if n == 1 else 's'}]"
+
+
 def flatten(record: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     """A REST record as columns: parents as ``Account.Name``, child subqueries as a record count."""
     out: dict[str, Any] = {}
     for key, value in record.items():
         if key == "attributes":
             continue
-        if isinstance(value, dict) and "records" in value and "totalSize" in value:
-            out[prefix + key] = f"[{value['totalSize']} records]"
+        if _is_child_result(value):
+            out[prefix + key] = _count(value["totalSize"])
         elif isinstance(value, dict) and "attributes" in value:
             out.update(flatten(value, f"{prefix}{key}."))
         elif isinstance(value, dict):
@@ -115,7 +124,11 @@ def _columns(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def format_table(records: list[dict[str, Any]], with_type: bool = False) -> str:
-    """An aligned text table of ``records`` (columns in first-seen order)."""
+    """An aligned text table of ``records`` (columns in first-seen order).
+
+    A child subquery shows as a count in its column and, under its parent's row, as an
+    indented table of the child rows (``(SELECT Subject FROM Cases)`` lists the subjects).
+    """
     rows = []
     for record in records:
         row = flatten(record)
@@ -127,5 +140,20 @@ def format_table(records: list[dict[str, Any]], with_type: bool = False) -> str:
     widths = [max([len(c)] + [len(t[i]) for t in texts]) for i, c in enumerate(columns)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
     lines.append("  ".join("-" * w for w in widths))
-    lines.extend("  ".join(t.ljust(w) for t, w in zip(row, widths, strict=True)).rstrip() for row in texts)
+    for record, text in zip(records, texts, strict=True):
+        lines.append("  ".join(t.ljust(w) for t, w in zip(text, widths, strict=True)).rstrip())
+        lines.extend(_child_tables(record))
     return "\n".join(lines)
+
+
+def _child_tables(record: dict[str, Any]) -> list[str]:
+    """The child rows of ``record``'s subqueries, each as a labelled table indented under it."""
+    lines = []
+    for key, value in record.items():
+        if not _is_child_result(value) or not value["records"]:
+            continue
+        shown = len(value["records"])
+        more = f" ({shown} of {value['totalSize']} shown)" if shown < value["totalSize"] else ""
+        lines.append(f"  {key}{more}:")
+        lines.extend("    " + line for line in format_table(value["records"]).splitlines())
+    return lines

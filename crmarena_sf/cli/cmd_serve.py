@@ -1,21 +1,23 @@
 """``crmarena-sf serve``: the emulator as a local Salesforce REST server (HTTPS by default).
 
-Prints ``instance_url:``, ``session_id:`` and ``certificate:`` (the PEM a client trusts, e.g.
-through ``REQUESTS_CA_BUNDLE``), then serves until Ctrl-C (or SIGTERM) and exits cleanly::
-
-    crmarena-sf serve --org blank --port 8443
-    curl --cacert ~/.cache/crmarena-sf/tls/localhost.pem \\
-         -H "Authorization: Bearer $SID" https://127.0.0.1:8443/services/data/v62.0/limits
+Prints ``instance_url:``, ``session_id:`` and ``certificate:`` (the PEM a client trusts),
+then the Python and curl lines that connect with them, and serves until Ctrl-C (or
+SIGTERM) and exits cleanly. The Python line passes the certificate to
+``connect(backend="salesforce", verify=...)``, which holds even where ``REQUESTS_CA_BUNDLE``
+is set (a plain ``session.verify`` does not).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import shlex
 import signal
 import sys
 from pathlib import Path
 
+from crmarena_sf.cli.arguments import port_number
 from crmarena_sf.cli.errors import CliError
+from crmarena_sf.connect import DEFAULT_VERSION
 from crmarena_sf.orgs import ORG_HELP, OrgNotFound, resolve_org
 
 
@@ -23,12 +25,14 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "serve",
         help="serve an emulated org over Salesforce's REST API (HTTPS)",
-        description=__doc__.split("\n\n")[0],
+        description="Serve an emulated org over Salesforce's REST API, HTTPS with a self-signed certificate, "
+        "until Ctrl-C. It prints the instance URL, the session id, the certificate, and the Python and curl "
+        "lines that connect with them.",
     )
     parser.add_argument("--org", default="crmarena", help=f"the org to serve: {ORG_HELP}")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
     parser.add_argument(
-        "--port", type=int, default=8443, help="port to listen on; 0 picks a free one (default 8443)"
+        "--port", type=port_number, default=8443, help="port to listen on; 0 picks a free one (default 8443)"
     )
     parser.add_argument(
         "--http", action="store_true", help="plain HTTP instead of HTTPS (simple-salesforce needs HTTPS)"
@@ -37,7 +41,9 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--cert-dir",
         type=Path,
-        help="where the self-signed certificate lives (default ~/.cache/crmarena-sf/tls)",
+        metavar="DIR",
+        help="where the self-signed certificate lives (default: tls/ in the cache directory, "
+        "~/.cache/crmarena-sf or $CRMARENA_SF_CACHE)",
     )
     parser.set_defaults(func=run)
 
@@ -45,7 +51,13 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from emulator.rest.router import Router
     from emulator.rest.server import serve
+    from emulator.rest.tls import CertificateDirectoryError, certificate_paths
 
+    if not args.http:
+        try:  # before the org, which may take seconds to open: a bad --cert-dir fails at once
+            certificate_paths(args.host, args.cert_dir)
+        except CertificateDirectoryError as exc:
+            raise CliError(str(exc)) from None
     try:
         org = resolve_org(args.org)
     except OrgNotFound as exc:
@@ -60,7 +72,10 @@ def run(args) -> int:
         print(f"crmarena-sf: warning: serving on {args.host}, reachable from other machines", file=sys.stderr)
     print(f"instance_url: {server.instance_url}")
     print(f"session_id: {session_id}")
-    print(f"certificate: {cert_path if cert_path else 'none (plain HTTP)'}", flush=True)
+    print(f"certificate: {cert_path if cert_path else 'none (plain HTTP)'}")
+    for line in how_to_connect(server.instance_url, session_id, cert_path):
+        print(line)
+    sys.stdout.flush()
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         server.serve_forever()
@@ -71,6 +86,24 @@ def run(args) -> int:
         server.server_close()
     print("crmarena-sf: server stopped", file=sys.stderr)
     return 0
+
+
+def how_to_connect(instance_url: str, session_id: str, cert_path: Path | None) -> list[str]:
+    """The lines a user pastes to reach the server: Python (simple-salesforce) and curl."""
+    lines = []
+    if cert_path is not None:  # simple-salesforce builds https URLs only
+        lines.append(
+            f"python: sf = crmarena_sf.connect(backend='salesforce', instance_url={instance_url!r}, "
+            f"session_id={session_id!r}, verify={str(cert_path)!r})"
+        )
+    curl = ["curl"] + (["--cacert", str(cert_path)] if cert_path is not None else [])
+    curl += [
+        "-H",
+        f"Authorization: Bearer {session_id}",
+        f"{instance_url}/services/data/v{DEFAULT_VERSION}/limits",
+    ]
+    lines.append("curl: " + shlex.join(curl))
+    return lines
 
 
 def _interrupt(signum, frame) -> None:

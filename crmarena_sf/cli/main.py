@@ -15,6 +15,7 @@ import sys
 
 from crmarena_sf import __version__
 from crmarena_sf.cli import errors as cli_errors
+from crmarena_sf.cli.arguments import CommandParser
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,7 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="The CRMArena Salesforce org, offline (DuckDB emulator) or real, behind one front door.",
     )
     parser.add_argument("--version", action="version", version=f"crmarena-sf {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     package = importlib.import_module("crmarena_sf.cli")
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
         if info.name.startswith("cmd_"):

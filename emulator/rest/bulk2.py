@@ -14,12 +14,12 @@ from __future__ import annotations
 import base64
 import binascii
 import itertools
-import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator import ids
-from emulator.errors import SalesforceError, not_found, unknown_exception
+from emulator import ids, soql
+from emulator.error_boundary import as_salesforce_error
+from emulator.errors import SalesforceError, not_found
 from emulator.rest import bulk_csv
 from emulator.rest.bulk_ingest import IngestOutcome, run_ingest
 from emulator.rest.messages import Headers, Response, empty_response, json_response
@@ -27,8 +27,6 @@ from emulator.rest.params import capped_number
 from emulator.rest.routing import Call, Route
 from emulator.store.coerce import json_token
 from emulator.wire import format_datetime
-
-log = logging.getLogger(__name__)
 
 INGEST_OPERATIONS = ("insert", "update", "upsert", "delete", "hardDelete")
 QUERY_OPERATIONS = ("query", "queryAll")
@@ -248,12 +246,8 @@ def _process_ingest(call: Call, job: Job) -> None:
     try:
         with call.org.transaction():
             outcome = run_ingest(call, obj, job.operation, job.external_id, job.header, rows)
-    except SalesforceError as exc:
-        _fail(job, f"{exc.error_code} : {exc.message}")
-        return
-    except Exception:
-        log.exception("unexpected error running Bulk API 2.0 job %s", job.id)
-        error = unknown_exception()
+    except Exception as exc:
+        error = as_salesforce_error(exc, context=f"running Bulk API 2.0 job {job.id}")
         _fail(job, f"{error.error_code} : {error.message}")
         return
     job.outcome = outcome
@@ -295,8 +289,6 @@ def _parsed_rows(job: Job) -> list[list[str]]:
 
 # ---------------------------------------------------------------------------- query
 def create_query(call: Call) -> Response:
-    from emulator import soql
-
     body = _body(call)
     job = _new_job(call, "query", body)
     job.query = str(body.get("query") or "")

@@ -10,18 +10,23 @@ With ``allOrNone`` one failure rolls back the request and every other record rep
 from __future__ import annotations
 
 import contextlib
-import logging
 from typing import Any
 
 from emulator import ids
-from emulator.errors import SalesforceError, unknown_exception
+from emulator.error_boundary import as_salesforce_error
+from emulator.errors import SalesforceError
 from emulator.rest.messages import Response, json_response
 from emulator.rest.routing import Call, Route
-from emulator.rest.sobjects import external_id_field, render_record, upsert_many, upsert_one
+from emulator.rest.sobjects import render_record
 from emulator.store.coerce import coerce, json_token
 from emulator.store.dml import delete_many
-
-log = logging.getLogger(__name__)
+from emulator.store.external_ids import (
+    duplicate_keys_in_request,
+    duplicate_value,
+    external_id_field,
+    upsert_many,
+    upsert_one,
+)
 
 MAX_RECORDS = 200
 
@@ -81,12 +86,11 @@ def _run(call: Call, count: int, all_or_none: bool, one) -> list[dict[str, Any]]
             for index in range(count):
                 try:
                     results.append(one(index))
-                except SalesforceError as exc:
-                    results.append(_failure(exc))
-                except Exception:
+                except Exception as exc:
                     # A record's write is one transaction of its own: report it failed, keep the others' results.
-                    log.exception("unexpected error on record %d of a collection", index)
-                    results.append(_failure(unknown_exception()))
+                    results.append(
+                        _failure(as_salesforce_error(exc, context=f"on record {index} of a collection"))
+                    )
             if all_or_none and any(not r["success"] for r in results):
                 raise _Rollback
     except _Rollback:
@@ -194,9 +198,24 @@ def _delete_together(call: Call, record_ids: list[str]) -> list[dict[str, Any]]:
 
 def retrieve(call: Call, name: str) -> Response:
     """``GET composite/sobjects/<Object>?ids=&fields=``: the records, ``null`` where none exists."""
-    obj = call.sobject(name)
     record_ids = [i for i in (call.request.param("ids") or "").split(",") if i]
     fields = [f for f in (call.request.param("fields") or "").split(",") if f]
+    return _retrieved(call, name, record_ids, fields)
+
+
+def retrieve_many(call: Call, name: str) -> Response:
+    """``POST composite/sobjects/<Object>`` with ``{"ids": [...], "fields": [...]}``: the same answer
+    as GET, for more Ids than a URL holds (resources_composite_sobjects_collections_retrieve.htm)."""
+    data = call.request.json()
+    if not isinstance(data, dict) or not isinstance(data.get("ids"), list):
+        raise SalesforceError("JSON_PARSER_ERROR", "Cannot deserialize instance of ids from missing value")
+    fields = data.get("fields") if isinstance(data.get("fields"), list) else []
+    record_ids = [str(i) for i in data["ids"] if i]
+    return _retrieved(call, name, record_ids, [str(f) for f in fields if f])
+
+
+def _retrieved(call: Call, name: str, record_ids: list[str], fields: list[str]) -> Response:
+    obj = call.sobject(name)
     if len(record_ids) > 2000:
         raise too_many_records()
     out: list[Any] = []
@@ -217,42 +236,48 @@ def upsert(call: Call, name: str, field: str) -> Response:
     obj = call.sobject(name)
     key = external_id_field(obj, field)
     records, all_or_none = _records_body(call)
+    keys = [_key_value(record, key.name) for record in records]
+    repeated = duplicate_keys_in_request(key, keys)
 
-    def parsed(index: int) -> tuple[Any, dict[str, Any]]:
+    def one(index: int) -> dict[str, Any]:
         record = records[index]
         record_obj = _record_type(call, record)
         if record_obj.name != obj.name:
             raise SalesforceError("INVALID_TYPE", f"sObject type '{record_obj.name}' is not supported.")
-        values = _fields(record)
-        return next((v for k, v in values.items() if k.lower() == key.name.lower()), None), values
-
-    def one(index: int) -> dict[str, Any]:
-        value, values = parsed(index)
-        record_id, created = upsert_one(call, obj, key, value, values)
+        if index in repeated:
+            raise duplicate_value(key, keys[index])
+        record_id, created = upsert_one(call.org, obj, key, keys[index], _fields(record))
         return _success(record_id, created=created)
 
     if all_or_none:
         return json_response(200, _run(call, len(records), all_or_none, one))
-    return json_response(200, _upsert_together(call, obj, key, len(records), parsed))
+    return json_response(200, _upsert_together(call, obj, key, records, keys, repeated))
 
 
-def _upsert_together(call: Call, obj, key, count: int, parsed) -> list[dict[str, Any]]:
-    """Without allOrNone, records are upserted together (:func:`upsert_many`); same answers, one write."""
-    results: list[dict[str, Any] | None] = [None] * count
-    good: list[int] = []
-    rows = []
-    for index in range(count):
+def _upsert_together(
+    call: Call, obj, key, records: list, keys: list, repeated: set[int]
+) -> list[dict[str, Any]]:
+    """Without allOrNone, the records are upserted together (:func:`upsert_many`: one lookup, one
+    insert), with the answers one by one would give."""
+    results: list[dict[str, Any] | None] = [None] * len(records)
+    together: list[int] = []
+    for index, record in enumerate(records):
         try:
-            rows.append(parsed(index))
-            good.append(index)
+            record_obj = _record_type(call, record)
+            if record_obj.name != obj.name:
+                raise SalesforceError("INVALID_TYPE", f"sObject type '{record_obj.name}' is not supported.")
+            if index in repeated:
+                raise duplicate_value(key, keys[index])
+            together.append(index)
         except SalesforceError as exc:
             results[index] = _failure(exc)
+    rows = [(keys[i], _fields(records[i])) for i in together]
     try:
-        outcomes = upsert_many(call, obj, key, rows)
-    except Exception:
-        log.exception("unexpected error upserting a collection")
-        outcomes = [unknown_exception()] * len(rows)
-    for index, outcome in zip(good, outcomes, strict=True):
+        outcomes = upsert_many(call.org, obj, key, rows) if rows else []
+    except Exception as exc:
+        error = as_salesforce_error(exc, context="upserting a collection")
+        outcomes = [error] * len(rows)
+    for index, outcome in zip(together, outcomes, strict=True):
         if isinstance(outcome, SalesforceError):
             results[index] = _failure(outcome)
         else:
@@ -260,8 +285,14 @@ def _upsert_together(call: Call, obj, key, count: int, parsed) -> list[dict[str,
     return results  # type: ignore[return-value]
 
 
+def _key_value(record: Any, name: str) -> Any:
+    if not isinstance(record, dict):
+        return None
+    return next((v for k, v in record.items() if k.lower() == name.lower()), None)
+
+
 ROUTES = [
     Route(r"composite/sobjects", POST=create, PATCH=update, DELETE=delete),
-    Route(r"composite/sobjects/(?P<name>[^/]+)", GET=retrieve),
+    Route(r"composite/sobjects/(?P<name>[^/]+)", GET=retrieve, POST=retrieve_many),
     Route(r"composite/sobjects/(?P<name>[^/]+)/(?P<field>[^/]+)", PATCH=upsert),
 ]

@@ -15,19 +15,17 @@ from __future__ import annotations
 
 import contextlib
 import json
-import logging
 import re
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from emulator.errors import SalesforceError, not_found, unknown_exception
+from emulator.error_boundary import as_salesforce_error
+from emulator.errors import SalesforceError, not_found
 from emulator.rest import versions
 from emulator.rest.composite_request import read_composite_request
 from emulator.rest.messages import Headers, Request, Response, error_response
 from emulator.rest.params import capped_number
 from emulator.rest.routing import Call, Route
-
-log = logging.getLogger(__name__)
 
 _REFERENCE = re.compile(r"@\{([A-Za-z0-9_]+)((?:\.[A-Za-z0-9_]+|\[[0-9]+\])*)\}")
 _PATH_STEP = re.compile(r"\.([A-Za-z0-9_]+)|\[([0-9]+)\]")
@@ -153,9 +151,12 @@ def _add_location(call: Call, response: Response, version: str, rest: str) -> No
         response.headers["Location"] = f"/services/data/v{version}/sobjects/{obj.name}/{created['id']}"
 
 
-def composite(call: Call) -> Response:
-    """``POST composite``."""
-    subrequests, all_or_none = read_composite_request(call.request.json())
+def run_subrequests(call: Call, subrequests: list[dict[str, Any]], all_or_none: bool) -> tuple[list, bool]:
+    """Run composite subrequests in order: their ``compositeResponse`` entries, and whether all succeeded.
+
+    With ``all_or_none`` the first failure rolls every write back and the other entries become
+    PROCESSING_HALTED (composite/graph runs each graph this way).
+    """
     entries: list[dict[str, Any] | None] = [None] * len(subrequests)
     bodies: dict[str, Any] = {}
     failed: int | None = None
@@ -165,12 +166,10 @@ def composite(call: Call) -> Response:
                 reference_id = sub.get("referenceId")
                 try:
                     response = _execute(call, sub, bodies, all_or_none)
-                except SalesforceError as exc:
-                    response = error_response(exc)
-                except Exception:
+                except Exception as exc:
                     # Answered like a request of its own; the other subrequests' answers still say what was saved.
-                    log.exception("unexpected error in composite subrequest %s", reference_id)
-                    response = error_response(unknown_exception())
+                    context = f"in composite subrequest {reference_id}"
+                    response = error_response(as_salesforce_error(exc, context=context))
                 entries[index] = _subrequest_response(reference_id, response)
                 if response.status < 400 and isinstance(reference_id, str):
                     bodies[reference_id] = entries[index]["body"]
@@ -183,6 +182,13 @@ def composite(call: Call) -> Response:
         for index, sub in enumerate(subrequests):
             if index != failed:
                 entries[index] = _error_entry(sub.get("referenceId"), _halted(ROLLED_BACK))
+    return entries, failed is None
+
+
+def composite(call: Call) -> Response:
+    """``POST composite``."""
+    subrequests, all_or_none = read_composite_request(call.request.json())
+    entries, _ = run_subrequests(call, subrequests, all_or_none)
     return Response(
         200,
         Headers({"Content-Type": "application/json;charset=UTF-8"}),

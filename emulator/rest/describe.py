@@ -53,7 +53,7 @@ GLOBAL_DESCRIBE_KEYS = (
 """The keys of one ``sobjects[]`` entry of a global describe (DescribeGlobalSObjectResult)."""
 
 
-def _cached_json(call: Call, key: tuple, build) -> Response:
+def cached_json(call: Call, key: tuple, build) -> Response:
     """A JSON response whose body is built once per org, key and API version."""
     cache: dict = call.org.cache.setdefault("rest.describe", {})
     cache_key = (*key, call.version)
@@ -78,13 +78,13 @@ def global_describe(call: Call) -> Response:
         objects = sorted(call.org.schema, key=lambda o: o.name.lower())
         return {"encoding": "UTF-8", "maxBatchSize": 200, "sobjects": [global_entry(o) for o in objects]}
 
-    return _cached_json(call, ("global",), build)
+    return cached_json(call, ("global",), build)
 
 
 def basic_info(call: Call, name: str) -> Response:
     """``GET sobjects/<Object>``: the object's global-describe entry and recently viewed items (none)."""
     obj = call.sobject(name)
-    return _cached_json(
+    return cached_json(
         call, ("info", obj.name), lambda: {"objectDescribe": global_entry(obj), "recentItems": []}
     )
 
@@ -92,7 +92,7 @@ def basic_info(call: Call, name: str) -> Response:
 def describe(call: Call, name: str) -> Response:
     """``GET sobjects/<Object>/describe``: the full describe document."""
     obj = call.sobject(name)
-    return _cached_json(call, ("describe", obj.name), obj.model_dump)
+    return cached_json(call, ("describe", obj.name), obj.model_dump)
 
 
 LIMIT_MAXIMUMS = {

@@ -10,10 +10,10 @@ URLs and headers to them.
 
 from __future__ import annotations
 
-import importlib
 import re
 
-from emulator.errors import SalesforceError, not_found
+from emulator import soql, sosl
+from emulator.errors import SalesforceError
 from emulator.rest.messages import Response, json_response
 from emulator.rest.params import capped_number
 from emulator.rest.routing import Call, Route
@@ -29,10 +29,6 @@ def batch_size(call: Call) -> int:
     return capped_number(match.group(1), DEFAULT_BATCH_SIZE) if match else DEFAULT_BATCH_SIZE
 
 
-def _soql():
-    return importlib.import_module("emulator.soql")
-
-
 def _query_text(call: Call) -> str:
     q = call.request.param("q")
     if q is None or not q.strip():
@@ -41,7 +37,7 @@ def _query_text(call: Call) -> str:
 
 
 def run_query(call: Call, include_deleted: bool) -> Response:
-    body = _soql().query(
+    body = soql.query(
         call.org,
         _query_text(call),
         include_deleted=include_deleted,
@@ -52,7 +48,11 @@ def run_query(call: Call, include_deleted: bool) -> Response:
 
 
 def query(call: Call) -> Response:
-    """``GET query?q=``."""
+    """``GET query?q=`` (``&columns=true``: the query's columns, see :mod:`emulator.rest.query_columns`)."""
+    if (call.request.param("columns") or "").lower() == "true":
+        from emulator.rest.query_columns import columns_response
+
+        return columns_response(call, _query_text(call), lambda: run_query(call, include_deleted=False))
     return run_query(call, include_deleted=False)
 
 
@@ -63,19 +63,13 @@ def query_all(call: Call) -> Response:
 
 def query_more(call: Call, locator: str) -> Response:
     """``GET query/<locator>`` (or ``queryAll/<locator>``): the next page of a query."""
-    return json_response(200, _soql().query_more(call.org, locator, api_version=call.version))
+    return json_response(200, soql.query_more(call.org, locator, api_version=call.version))
 
 
 def search(call: Call) -> Response:
-    """``GET search?q=FIND ...``; an emulator built without the SOSL engine has no search resource."""
+    """``GET search?q=FIND ...``."""
     q = call.request.param("q")
-    try:
-        engine = importlib.import_module("emulator.sosl")
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith("emulator.sosl"):
-            raise not_found() from None
-        raise
-    return json_response(200, engine.search(call.org, q or "", api_version=call.version))
+    return json_response(200, sosl.search(call.org, q or "", api_version=call.version))
 
 
 ROUTES = [

@@ -1,10 +1,12 @@
 """The REST router: one :class:`Request` in, one :class:`Response` out, for one emulated org.
 
 Paths handled: ``/services/data`` (versions), ``/services/data/vXX.X[/...]`` (the data API:
-resources declared by the modules in :data:`RESOURCE_MODULES`), ``/services/Soap/u/XX.X``
-and ``/services/oauth2/token`` (logins), ``/services/Soap/m/XX.X`` (the Metadata API's
-``createMetadata``, :mod:`emulator.rest.metadata_api`, whose session is in the SOAP header).
-Every data call needs a session the router issued
+resources declared by the modules in :data:`RESOURCE_MODULES`), ``/services/async/XX.X/...``
+(Bulk API 1.0, :mod:`emulator.rest.bulk1`), ``/services/Soap/u/XX.X`` (login, logout),
+``/services/oauth2/token`` and ``revoke`` (OAuth), ``/id/<org>/<user>`` and
+``/services/oauth2/userinfo`` (identity, :mod:`emulator.rest.identity`), ``/services/Soap/m/XX.X``
+(the Metadata API's ``createMetadata``, :mod:`emulator.rest.metadata_api`, whose session is in
+the SOAP header). Every data call needs a session the router issued
 (``Authorization: Bearer <sid>``, or ``X-SFDC-Session`` as Bulk API 1.0 clients send it);
 without one the answer is 401 ``INVALID_SESSION_ID``, the only code on which
 simple-salesforce logs in again. Each call runs under the org's lock, so concurrent clients
@@ -14,15 +16,32 @@ compressed body (``Content-Encoding: gzip``/``deflate``) is decompressed before 
 
 from __future__ import annotations
 
-import importlib
-import logging
 import re
 import secrets
 import threading
 from typing import TYPE_CHECKING
 
-from emulator.errors import SalesforceError, not_found, unknown_exception
-from emulator.rest import versions
+from emulator.error_boundary import as_salesforce_error
+from emulator.errors import SalesforceError, not_found
+from emulator.rest import (
+    bulk2,
+    composite,
+    composite_batch,
+    composite_graph,
+    describe,
+    knowledge_actions,
+    layouts,
+    parameterized_search,
+    query,
+    recent,
+    record_count,
+    replication,
+    sobjects,
+    tooling,
+    tree,
+    versions,
+)
+from emulator.rest import collections as sobject_collections
 from emulator.rest.content_encoding import decompressed
 from emulator.rest.messages import Request, Response, error_response
 from emulator.rest.routing import Call, Route, method_not_allowed
@@ -31,42 +50,46 @@ from emulator.store.seed import ORGANIZATION_ID
 if TYPE_CHECKING:
     from emulator.store.org import Org
 
-log = logging.getLogger(__name__)
-
 RESOURCE_MODULES = (
-    "emulator.rest.describe",
-    "emulator.rest.sobjects",
-    "emulator.rest.query",
-    "emulator.rest.composite",
-    "emulator.rest.collections",
-    "emulator.rest.tree",
-    "emulator.rest.bulk2",
-    "emulator.rest.knowledge_actions",
+    describe,
+    layouts,
+    replication,
+    sobjects,
+    query,
+    parameterized_search,
+    recent,
+    composite,
+    composite_batch,
+    composite_graph,
+    sobject_collections,
+    tree,
+    bulk2,
+    record_count,
+    tooling,
+    knowledge_actions,
 )
-"""Modules exposing ``ROUTES``; their order decides which pattern wins when two match."""
+"""Modules exposing ``ROUTES``; their order decides which pattern wins when two match.
+
+Importing them imports the SOQL and SOSL engines (neither imports ``emulator.rest``); the
+CLI and ``crmarena_sf`` import the router only when they connect to an org, so a command
+that does not (``--help``, ``generate``) does not pay for them."""
 
 DAILY_API_REQUESTS = 15000
 """A Developer Edition org's daily API request allowance (reported in Sforce-Limit-Info and /limits)."""
 
 _DATA_PATH = re.compile(r"^/services/data/v(?P<version>[^/]+)(?:/(?P<rest>.*))?$")
 _SOAP_LOGIN = re.compile(r"^/services/Soap/u/(?P<version>[^/]+)/?$", re.IGNORECASE)
-_OAUTH_TOKEN = re.compile(r"^/services/oauth2/token/?$", re.IGNORECASE)
+_OAUTH_TOKEN = re.compile(r"^/services/oauth2/(?:token|revoke)/?$", re.IGNORECASE)
+_ASYNC_PATH = re.compile(r"^/services/async/(?P<version>[^/]+)(?:/(?P<rest>.*))?$")
 _SOAP_METADATA = re.compile(r"^/services/Soap/m/[^/]+(?:/.*)?$", re.IGNORECASE)
+_IDENTITY = re.compile(r"^/(?:id/[^/]+/[^/]+|services/oauth2/userinfo)/?$", re.IGNORECASE)
 
-_routes: list[Route] | None = None
-_routes_lock = threading.Lock()
+_ROUTES: list[Route] = [route for module in RESOURCE_MODULES for route in module.ROUTES]
 
 
 def all_routes() -> list[Route]:
-    """Every data-API route, in declaration order (imported once)."""
-    global _routes
-    with _routes_lock:
-        if _routes is None:
-            collected: list[Route] = []
-            for name in RESOURCE_MODULES:
-                collected.extend(importlib.import_module(name).ROUTES)
-            _routes = collected
-    return _routes
+    """Every data-API route, in declaration order."""
+    return _ROUTES
 
 
 class Router:
@@ -78,7 +101,8 @@ class Router:
         """True (the ``responses`` mock) to take any non-empty session id, as a test double should."""
         self.known_users_only = known_users_only
         """True to refuse logins naming no active user of the org (INVALID_LOGIN); passwords are never checked."""
-        self._sessions: set[str] = set()
+        self._sessions: dict[str, str] = {}
+        """Session id -> the Id of the user it was issued to."""
         self._state_lock = threading.Lock()
         self.api_requests = 0
         """Data-API calls answered so far (what Sforce-Limit-Info reports as used)."""
@@ -95,19 +119,33 @@ class Router:
             return router
 
     # ------------------------------------------------------------------ sessions
-    def issue_session(self, session_id: str | None = None) -> str:
-        """Register ``session_id`` (or a fresh one shaped like Salesforce's) and return it."""
+    def issue_session(self, session_id: str | None = None, user_id: str | None = None) -> str:
+        """Register ``session_id`` (or a fresh one shaped like Salesforce's) for ``user_id`` (default:
+        the admin user) and return it."""
         if session_id is None:
             session_id = f"{ORGANIZATION_ID[:15]}!{secrets.token_urlsafe(72)}"
         with self._state_lock:
-            self._sessions.add(session_id)
+            self._sessions[session_id] = user_id or self.org.user_id
         return session_id
+
+    def end_session(self, session_id: str | None) -> bool:
+        """Forget a session (logout, token revocation); True when it was known."""
+        with self._state_lock:
+            return self._sessions.pop(session_id or "", None) is not None
 
     def accepts(self, session_id: str | None) -> bool:
         """True when ``session_id`` may call this org."""
         if not session_id:
             return False
         return self.accept_any_session or session_id in self._sessions
+
+    def user_of(self, request: Request) -> str:
+        """The Id of the user whose session ``request`` carries (the admin user for any other session)."""
+        return self.user_of_session(self.session_of(request))
+
+    def user_of_session(self, session_id: str | None) -> str:
+        """The Id of the user ``session_id`` was issued to (the admin user for any other session)."""
+        return self._sessions.get(session_id or "", self.org.user_id)
 
     def session_of(self, request: Request) -> str | None:
         """The session id a request carries (``Bearer``/``OAuth`` authorization or ``X-SFDC-Session``)."""
@@ -118,25 +156,27 @@ class Router:
                 return token.strip()
         return request.headers.get("X-SFDC-Session") or None
 
-    def count_api_request(self) -> int:
-        """Count one API call (data, Bulk or Metadata API) and return the day's total so far."""
-        with self._state_lock:
-            self.api_requests += 1
-            return self.api_requests
+    def identity_url(self, request: Request) -> str:
+        """The identity URL of the request's user on this emulator (``<instance>/id/<org>/<user>``)."""
+        return f"{request.instance_url.rstrip('/')}/id/{ORGANIZATION_ID}/{self.user_of(request)}"
 
     # ------------------------------------------------------------------ dispatch
     def handle(self, request: Request) -> Response:
         """Answer one request; never raises."""
         try:
             response = self._handle(request)
-        except SalesforceError as exc:
-            response = error_response(exc)
-        except Exception:
-            log.exception("unexpected error answering %s %s", request.method, request.path)
-            response = error_response(unknown_exception())
+        except Exception as exc:
+            context = f"answering {request.method} {request.path}"
+            response = error_response(as_salesforce_error(exc, context=context))
         if request.method == "HEAD":
             response.body = b""
         return response
+
+    def count_api_request(self) -> int:
+        """Count one API call (data, Bulk or Metadata API) and return the day's total so far."""
+        with self._state_lock:
+            self.api_requests += 1
+            return self.api_requests
 
     def _handle(self, request: Request) -> Response:
         request = decompressed(request)
@@ -154,6 +194,15 @@ class Router:
             from emulator.rest import login
 
             return login.handle(self, request)
+        match = _ASYNC_PATH.match(path)
+        if match:
+            from emulator.rest import bulk1
+
+            return bulk1.handle(self, request, match.group("version"), (match.group("rest") or "").strip("/"))
+        if _IDENTITY.match(path):
+            from emulator.rest import identity
+
+            return identity.handle(self, request)
         raise not_found()
 
     def _data_call(self, request: Request, version: str, rest: str) -> Response:
@@ -174,8 +223,7 @@ class Router:
         if rest == "":
             if request.method not in ("GET", "HEAD"):
                 raise method_not_allowed(request.method, Route("", GET=lambda call: None))
-            identity = f"{request.instance_url.rstrip('/')}/id/{ORGANIZATION_ID}/{self.org.user_id}"
-            return versions.resources_response(version, identity)
+            return versions.resources_response(version, self.identity_url(request))
         method = "GET" if request.method == "HEAD" else request.method
         for route in all_routes():
             match = route.pattern.match(rest)

@@ -2,8 +2,9 @@
 
 simple-salesforce builds every URL with ``https://``, so a local server must speak TLS.
 The certificate is created on first start (RSA 2048, ten years, for ``localhost``,
-``127.0.0.1``, ``::1`` and the host served) and reused afterwards; clients trust it by
-pointing ``REQUESTS_CA_BUNDLE`` (or ``verify=``) at the PEM file.
+``127.0.0.1``, ``::1`` and the host served) and reused afterwards, in ``tls/`` under the
+cache root (``CRMARENA_SF_CACHE``) unless told otherwise; clients trust it with ``verify=``
+pointing at the PEM file.
 """
 
 from __future__ import annotations
@@ -14,17 +15,38 @@ import os
 import ssl
 from pathlib import Path
 
-DEFAULT_DIRECTORY = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "crmarena-sf" / "tls"
+from emulator.cache_dir import cache_root
+
 _LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+class CertificateDirectoryError(Exception):
+    """The certificate directory cannot be created or written; the message says which and why."""
+
+
+def default_directory() -> Path:
+    """Where certificates live unless told otherwise: ``tls/`` under the cache root (``CRMARENA_SF_CACHE``)."""
+    return cache_root() / "tls"
 
 
 def certificate_paths(host: str, directory: Path | None = None) -> tuple[Path, Path]:
     """(certificate PEM, private key PEM) for ``host``, created if missing."""
-    directory = Path(directory or DEFAULT_DIRECTORY)
+    directory = Path(directory or default_directory())
     stem = "localhost" if host in _LOCAL_NAMES or host in ("", "0.0.0.0", "::") else _safe(host)
     cert_path, key_path = directory / f"{stem}.pem", directory / f"{stem}.key"
     if not (cert_path.is_file() and key_path.is_file()):
-        _create(cert_path, key_path, host)
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CertificateDirectoryError(
+                f"cannot create the certificate directory {directory}: {exc.strerror or exc}"
+            ) from None
+        try:
+            _create(cert_path, key_path, host)
+        except OSError as exc:
+            raise CertificateDirectoryError(
+                f"cannot write the certificate to {directory}: {exc.strerror or exc}"
+            ) from None
     return cert_path, key_path
 
 
@@ -88,7 +110,6 @@ def _create(cert_path: Path, key_path: Path, host: str) -> None:
         .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(public), critical=False)
         .sign(key, hashes.SHA256())
     )
-    cert_path.parent.mkdir(parents=True, exist_ok=True)
     key_bytes = key.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.TraditionalOpenSSL,

@@ -44,14 +44,24 @@ def versions_response() -> Response:
     )
 
 
-_RESOURCES = ("sobjects", "query", "queryAll", "search", "composite", "limits")
-"""The subset of a real org's resource list that the emulator serves (Bulk 2.0 lives under ``jobs/``)."""
+_RESOURCES = (
+    "tooling",
+    "search",
+    "composite",
+    "parameterizedSearch",
+    "query",
+    "jobs",
+    "recent",
+    "limits",
+    "sobjects",
+    "queryAll",
+)
+"""The resources of a real org's list that the emulator serves, in the order a real org lists them."""
 
 
-def resources_response(version: str, identity: str | None = None) -> Response:
-    """``GET /services/data/vXX.X``: resource name -> URL, plus ``identity``, the running user's
-    identity URL ``https://<host>/id/<org id>/<user id>`` ("List Available REST Resources")."""
+def resources_response(version: str, identity_url: str | None = None) -> Response:
+    """``GET /services/data/vXX.X``: resource name -> URL; ``identity`` is the caller's identity URL."""
     body = {name: f"/services/data/v{version}/{name}" for name in _RESOURCES}
-    if identity:
-        body["identity"] = identity
+    if identity_url:
+        body = {"identity": identity_url, **body}
     return json_response(200, body)

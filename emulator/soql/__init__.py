@@ -15,16 +15,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from emulator.error_boundary import statement_errors
 from emulator.errors import SalesforceError
 from emulator.soql.errors import SoqlError, to_salesforce_error
-from emulator.soql.execute import (
-    batch_size_of,
-    fetch,
-    first_batch,
-    next_batch,
-    shape_records,
-    unexpected_error,
-)
+from emulator.soql.execute import batch_size_of, fetch, first_batch, next_batch, shape_records
 from emulator.soql.plans import plan_for
 
 if TYPE_CHECKING:
@@ -41,17 +35,9 @@ def query(
     Raises emulator.errors.SalesforceError (status 400) exactly as Salesforce words it.
     """
     text = soql if isinstance(soql, str) else ""
-    try:
+    with statement_errors(SoqlError, lambda exc: _rendered(exc, text)):
         plan = plan_for(org, text, include_deleted, api_version)
         return first_batch(org, plan, batch_size_of(batch_size), api_version)
-    except SoqlError as exc:
-        raise _rendered(exc, text) from None
-    except SalesforceError:
-        raise
-    except RecursionError:
-        raise to_salesforce_error(SoqlError("QUERY_TOO_COMPLICATED", _TOO_COMPLICATED), text) from None
-    except Exception as exc:  # an engine bug must still answer like Salesforce, never with a traceback
-        raise unexpected_error(exc) from None
 
 
 def query_more(org: Org, locator: str, *, api_version: str = "62.0") -> dict:
@@ -59,12 +45,8 @@ def query_more(org: Org, locator: str, *, api_version: str = "62.0") -> dict:
 
     Unknown/expired locator -> SalesforceError('INVALID_QUERY_LOCATOR', 'invalid query locator', status=400).
     """
-    try:
+    with statement_errors():
         return next_batch(org, locator, api_version)
-    except SalesforceError:
-        raise
-    except Exception as exc:
-        raise unexpected_error(exc) from None
 
 
 def select_records(
@@ -96,7 +78,7 @@ def select_records(
         text += f" LIMIT {int(limit)}"
     if offset is not None:
         text += f" OFFSET {int(offset)}"
-    try:
+    with statement_errors(SoqlError, _without_caret):
         plan = plan_for(org, text, False, api_version, restrict_ids=restrict_ids is not None)
         if plan.kind != "records":
             raise SalesforceError("MALFORMED_QUERY", "unexpected token: '('")
@@ -106,17 +88,11 @@ def select_records(
             rank = {record_id: i for i, record_id in enumerate(restrict_ids)}
             rows.sort(key=lambda row: rank.get(row[0], len(rank)))
         return shape_records(org, plan, rows)
-    except SoqlError as exc:
-        raise SalesforceError(exc.error_code, exc.message, status=400) from None
-    except SalesforceError:
-        raise
-    except RecursionError:
-        raise SalesforceError("QUERY_TOO_COMPLICATED", _TOO_COMPLICATED) from None
-    except Exception as exc:
-        raise unexpected_error(exc) from None
 
 
-_TOO_COMPLICATED = "Query is either selecting too many fields or the filter conditions are too complicated."
+def _without_caret(exc: SoqlError) -> SalesforceError:
+    """A query the caller did not write (SOSL's RETURNING) gets no caret prefix."""
+    return SalesforceError(exc.error_code, exc.message, status=400)
 
 
 def _rendered(exc: SoqlError, text: str) -> SalesforceError:

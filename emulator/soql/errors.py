@@ -6,7 +6,7 @@ emulator, adding the prefix Salesforce writes for query errors::
 
     \\n<window of the query line>\\n<spaces>^\\nERROR at Row:R:Column:C\\n<message>
 
-Samples from real orgs (emulator-peers.md §B.3): mautic/mautic#13406 (INVALID_FIELD,
+Samples from real orgs (real payloads in public issues): mautic/mautic#13406 (INVALID_FIELD,
 column 35 of a long select list), node-salesforce-connection ``salesforce-test.js``
 (MALFORMED_QUERY ``unexpected token: 'From'``; ``q=invalid`` has no prefix).
 
@@ -19,7 +19,7 @@ column 54). Salesforce does not document the width.
 
 from __future__ import annotations
 
-from emulator.errors import SalesforceError
+from emulator.errors import TOO_COMPLICATED, SalesforceError
 from emulator.errors import no_such_column as no_such_column_text
 
 WSDL_HINT = "Please reference your WSDL or the describe call for the appropriate names."
@@ -96,10 +96,7 @@ def filter_operator(message: str, offset: int | None = None) -> SoqlError:
 
 def too_complicated() -> SoqlError:
     """QUERY_TOO_COMPLICATED: what a real org answers for queries past its internal limits."""
-    return SoqlError(
-        "QUERY_TOO_COMPLICATED",
-        "Query is either selecting too many fields or the filter conditions are too complicated.",
-    )
+    return SoqlError("QUERY_TOO_COMPLICATED", TOO_COMPLICATED)
 
 
 # ---------------------------------------------------------------------------- rendering

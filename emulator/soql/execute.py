@@ -1,6 +1,6 @@
 """Running a plan on the org and paging its answer the way the REST API does.
 
-REST API Developer Guide, "Query" and "Query Options Header" (emulator-peers.md §B.1):
+REST API Developer Guide, "Query" and "Query Options Header" (https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_query.htm):
 a query answers ``{totalSize, done, records[, nextRecordsUrl]}`` with at most 2,000
 records per batch (``batchSize`` 200..2,000, Salesforce may return fewer); the rest is
 read through ``nextRecordsUrl`` (``/services/data/vXX.X/query/<locator>-<position>``)
@@ -19,8 +19,6 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-import duckdb
 
 from emulator import ids
 from emulator.errors import SalesforceError
@@ -59,22 +57,9 @@ def batch_size_of(requested: int | None) -> int:
 
 
 def fetch(org: Org, plan: Plan, params: list[Any] | None = None) -> list[tuple]:
-    """All rows of ``plan`` (a DuckDB failure is reported the way Salesforce reports its own)."""
-    try:
-        with org.lock:
-            return org.con.execute(plan.sql, params).fetchall()
-    except duckdb.Error as exc:
-        raise unexpected_error(exc) from None
-
-
-def unexpected_error(exc: BaseException) -> SalesforceError:
-    """Salesforce's answer to an internal failure (REST API "Status Codes and Error Responses")."""
-    error_id = abs(hash(str(exc))) % 10**10
-    return SalesforceError(
-        "UNKNOWN_EXCEPTION",
-        f"An unexpected error occurred. Please include this ErrorId if you contact support: {error_id}-0 (0)",
-        status=500,
-    )
+    """All rows of ``plan`` (a DuckDB failure reaches the error boundary as an engine bug)."""
+    with org.lock:
+        return org.con.execute(plan.sql, params).fetchall()
 
 
 def first_batch(org: Org, plan: Plan, batch_size: int, api_version: str) -> dict:

@@ -2,7 +2,7 @@
 
 A plain SQL translation gets several things wrong; each rewrite below reproduces one
 documented SOQL behaviour (SOQL and SOSL Reference, "Comparison Operators", "Date
-Formats and Date Literals in WHERE"; emulator-peers.md §B.2):
+Formats and Date Literals in WHERE"; https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/):
 
 - :func:`two_valued_not` -- SOQL logic has no UNKNOWN: ``NOT (f < 5)`` is true when f is null;
 - :func:`not_equal` -- ``f != 'x'`` matches rows where f is null;

@@ -1,6 +1,6 @@
 """Rows to the REST body's records, built the way Salesforce writes them.
 
-REST API Developer Guide, "Query" (emulator-peers.md §B.1): every record starts with
+REST API Developer Guide, "Query" (https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_query.htm): every record starts with
 ``attributes {type, url}``; keys follow the SELECT order in canonical API casing; a parent
 is a nested record with its own attributes, or null; a child subquery is
 ``{totalSize, done, records}``, or null when there are no children; an aggregate row has

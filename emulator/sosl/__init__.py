@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from emulator.errors import SalesforceError
-from emulator.soql.execute import unexpected_error
+from emulator.error_boundary import statement_errors
 from emulator.sosl import index
 from emulator.sosl.errors import SoslSyntaxError
 from emulator.sosl.returning import records, targets
@@ -40,7 +39,7 @@ def search(org: Org, sosl: str, *, api_version: str = "62.0") -> dict:
     INVALID_TYPE / INVALID_FIELD as SOQL words them for RETURNING).
     """
     text = sosl if isinstance(sosl, str) else ""
-    try:
+    with statement_errors(SoslSyntaxError, lambda exc: exc.render(text)):
         statement = _parsed(text)
         with org.lock:
             try:
@@ -49,23 +48,15 @@ def search(org: Org, sosl: str, *, api_version: str = "62.0") -> dict:
                 # The index tables vanished under the cached state (a rolled-back build): rebuild once.
                 org.cache.pop(index.CACHE_KEY, None)
                 return _run(org, statement, text, api_version)
-    except SoslSyntaxError as exc:
-        raise exc.render(text) from None
-    except SalesforceError:
-        raise
-    except RecursionError:
-        raise SalesforceError(
-            "QUERY_TOO_COMPLICATED",
-            "Query is either selecting too many fields or the filter conditions are too complicated.",
-        ) from None
-    except Exception as exc:  # an engine bug must still answer like Salesforce, never with a traceback
-        raise unexpected_error(exc) from None
 
 
-def ensure_index(org: Org) -> None:
-    """Build ``org``'s search index now if it has none (a fork of an indexed org already has one)."""
+def ensure_index(org: Org, progress: index.ProgressFactory | None = None) -> None:
+    """Build ``org``'s search index now if it has none (a fork of an indexed org already has one).
+
+    ``progress(total)`` opens a progress bar for a build (see :func:`.index.ensure_index`).
+    """
     with org.lock:
-        index.ensure_index(org)
+        index.ensure_index(org, progress)
 
 
 def _run(org: Org, statement: Statement, text: str, api_version: str) -> dict:

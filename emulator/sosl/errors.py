@@ -10,7 +10,7 @@ Two families reach the caller, both HTTP 400:
 
       \\nFIND {women's trail jacket} IN ALL FIELDS\\n          ^\\nERROR at Row:1:Column:11\\nline 1:11 mismatched character ''' expecting '}'
 
-  (reference crmarena.md §5); ``line 1:11`` is the lexer's 0-based column of the
+  (a live CRMArena org's answers in neulab/agent-data-protocol datasets/crmarena/sample_raw.json); ``line 1:11`` is the lexer's 0-based column of the
   apostrophe, and the prefix prints that number as its (1-based) column, so the caret
   stands one character to the left. Salesforce StackExchange #254017 shows the same
   message for ``FIND {AB-C*}`` (``line 1:8 mismatched character '-' expecting '}'``).

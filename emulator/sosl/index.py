@@ -22,15 +22,19 @@ per-org ``org.cache`` only remembers that the tables exist. An org reopened from
 has the tables but not the listener, and may have been written since it was opened: its
 first search compares each object's fingerprint (a hash of its searchable text) with the
 one stored when the object was last built and rebuilds the objects that differ (any
-object written since its build, whether or not a listener kept its index current).
+object written since its build, whether or not a listener kept its index current; in an
+org file the listener stores the new fingerprint with each write, so a file written by a
+writable org is not rebuilt by the processes that open it next).
 Deleted records (``IsDeleted``) are not in the index.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import duckdb
 
@@ -61,6 +65,18 @@ STAGE_TABLE = "_sf_search_stage"
 """A temporary table (per connection, outside the org's catalog) holding a full build's token lists."""
 
 
+class ProgressBar(Protocol):
+    """What a build reports progress to (a tqdm bar qualifies)."""
+
+    def update(self, n: int = 1) -> object: ...
+
+    def set_postfix_str(self, text: str) -> object: ...
+
+
+ProgressFactory = Callable[[int], AbstractContextManager[ProgressBar]]
+"""``progress(total)``: a context manager yielding the bar for a build of ``total`` objects."""
+
+
 def tokens_table(object_name: str) -> str:
     return TOKENS_PREFIX + object_name
 
@@ -77,8 +93,13 @@ class IndexState:
 
 
 # ---------------------------------------------------------------------------- entry points
-def ensure_index(org: Org) -> IndexState:
-    """The org's index, built (or checked, for a reopened org) on first use."""
+def ensure_index(org: Org, progress: ProgressFactory | None = None) -> IndexState:
+    """The org's index, built (or checked, for a reopened org) on first use.
+
+    ``progress(total)``, when given, opens a progress bar (a context manager yielding an
+    object with tqdm's ``update`` and ``set_postfix_str``) for a build: a large org takes
+    seconds per object, and a caller that shows a bar says what the wait is for.
+    """
     state = org.cache.get(CACHE_KEY)
     if state is not None and state.objects:
         return state
@@ -89,8 +110,12 @@ def ensure_index(org: Org) -> IndexState:
         stale = [obj for obj in wanted if obj.name not in state.objects]
         if state.objects and not listening:
             stale += _changed_since_indexed(org, [o for o in wanted if o.name in state.objects])
-        if stale:
+        if stale and progress is not None:
+            with progress(len(stale)) as bar:
+                build_objects(org, stale, bar)
+        elif stale:
             build_objects(org, stale)
+        if stale:
             state.objects.update(obj.name for obj in stale)
         if not listening:
             org.listeners.append(on_change)
@@ -117,18 +142,31 @@ def on_change(org: Org, object_name: str, record_ids: list[str], kind: str) -> N
     if kind in ("insert", "update", "undelete"):
         _index(org, obj, record_ids)
     org.before_write(META_TABLE)
-    org.con.execute(f"UPDATE {META_TABLE} SET version = ? WHERE object = ?", [uuid.uuid4().hex, object_name])
+    if org.path is None:
+        org.con.execute(
+            f"UPDATE {META_TABLE} SET version = ? WHERE object = ?", [uuid.uuid4().hex, object_name]
+        )
+    else:
+        # An org file: the index stays current, so say so in the file, or every process that opens
+        # it would find the object changed since its build and rebuild it in memory.
+        org.con.execute(
+            f"UPDATE {META_TABLE} SET version = ?, fingerprint = ({_fingerprint_sql(org, obj)}) WHERE object = ?",
+            [uuid.uuid4().hex, object_name],
+        )
 
 
-def build_objects(org: Org, objects: list[SObject]) -> None:
+def build_objects(org: Org, objects: list[SObject], bar: ProgressBar | None = None) -> None:
     """(Re)build the index of ``objects`` from their live records, in one transaction.
 
     Statements are batched: the tables of every object are made (or emptied) at once, and
-    only objects holding records are tokenised (a new org has mostly empty objects).
+    only objects holding records are tokenised (a new org has mostly empty objects). ``bar``
+    advances by one per object.
     """
     for obj in objects:
         _bump(org, obj.name)
     with org.transaction():
+        # A fork reading its parent's meta table copies it first; created below, it would exist twice.
+        org.before_write(META_TABLE)
         ddl = [
             f"CREATE TABLE IF NOT EXISTS {META_TABLE} (object VARCHAR, fingerprint HUGEINT, version VARCHAR)"
         ]
@@ -149,8 +187,11 @@ def build_objects(org: Org, objects: list[SObject]) -> None:
         ).fetchall()
         for i, n in counts:
             if n:
+                if bar is not None:
+                    bar.set_postfix_str(objects[i].name)
                 _fill(org, objects[i])
-        org.before_write(META_TABLE)
+            if bar is not None:
+                bar.update(1)
         org.con.execute(
             f"DELETE FROM {META_TABLE} WHERE object IN (SELECT unnest(?::VARCHAR[]))",
             [[o.name for o in objects]],

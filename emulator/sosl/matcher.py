@@ -17,7 +17,7 @@ everywhere; for knowledge articles, a search that matches nothing with AND is an
 OR, ranked by how many terms each article holds. This is what a live org did for CRMArena's
 agents: a long natural-language article search "returned several loosely related articles",
 while ``FIND {Womens Fitness Leggings}`` on products returned nothing (reference
-crmarena.md §5).
+a live CRMArena org's answers in neulab/agent-data-protocol datasets/crmarena/sample_raw.json).
 
 Ranking (no ORDER BY). BM25 over the record's searched fields (k1 = 1.2, b = 0.75), with
 occurrences in a name field (``nameField``: Name, Title, Subject ...) counted three times,

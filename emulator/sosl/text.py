@@ -11,7 +11,7 @@ maximal run of decimal digits, lower-cased: ``Trail-Jacket XR500`` -> ``trail``,
 possessive filter does: ``Women's`` is the token ``women``. A search word also finds its
 regular singular and plural forms (:func:`word_forms`), but ``womens`` is not a form of
 ``women``: a live org answered ``FIND {Womens Fitness Leggings}`` with nothing for products
-named "Women's ..." (reference crmarena.md §5).
+named "Women's ..." (a live CRMArena org's answers in neulab/agent-data-protocol datasets/crmarena/sample_raw.json).
 
 Rich text (``htmlFormatted`` fields such as ``Knowledge__kav.FAQ_Answer__c``) is indexed
 without its tags and character entities (``&amp;``, ``&#39;``): they are markup, not words.
@@ -74,7 +74,7 @@ def word_forms(token: str) -> tuple[str, ...]:
     no verb forms); where the singular is ambiguous (``shoes``: shoe or sho) both are tried,
     and a form no record holds simply finds nothing. An ``s`` after an irregular plural is not
     a plural ending: ``womens`` is not ``women``, so ``FIND {Womens Fitness Leggings}`` finds
-    no "Women's" product, as on the live CRMArena org (reference crmarena.md §5).
+    no "Women's" product, as on the live CRMArena org (a live CRMArena org's answers in neulab/agent-data-protocol datasets/crmarena/sample_raw.json).
     """
     if len(token) < 3 or not token.isalpha():
         return (token,)

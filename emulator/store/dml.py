@@ -16,6 +16,7 @@ from emulator.errors import SalesforceError, no_such_column, not_found
 from emulator.store.coerce import coerce
 from emulator.store.ddl import column_type, quote
 from emulator.store.derive import apply_defaults, derive, is_person_account_type
+from emulator.store.external_ids import with_parent_ids
 from metadata.model import Field, SObject
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ def _prepare_insert(org: Org, obj: SObject, values: dict[str, Any], now: dt.date
         )
     row: dict[str, Any] = {}
     locked: list[str] = []
-    for key, value in values.items():
+    for key, value in with_parent_ids(org, obj, values).items():
         if key == "attributes":
             continue
         f = obj.field(key)
@@ -391,7 +392,7 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
             raise entity_is_deleted()
         changes: dict[str, Any] = {}
         locked = []
-        for key, value in values.items():
+        for key, value in with_parent_ids(org, obj, values).items():
             if key == "attributes":
                 continue
             f = obj.field(key)

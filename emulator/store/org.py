@@ -1,7 +1,8 @@
 """An org: a DuckDB catalog holding one table per sObject, plus the org's clock and settings.
 
 Life cycle: :meth:`Org.new` makes a brand-new org (schema plus what a new Salesforce org
-contains), :meth:`Org.open` reopens an org file, :meth:`Org.fork` makes a private copy
+contains), :meth:`Org.open` reopens an org file (read-only, or writable while letting other
+processes read it: see :mod:`emulator.store.files`), :meth:`Org.fork` makes a private copy
 that costs about a millisecond whatever the org's size: a fork is an empty in-memory
 catalog whose DuckDB search path continues into its parent's, so it reads the parent's
 tables in place, and a table is copied only when either side first writes to it
@@ -27,6 +28,7 @@ from emulator.clock import OrgClock
 from emulator.errors import SalesforceError
 from emulator.store import dml
 from emulator.store.ddl import create_table_sql, quote
+from emulator.store.files import FileInUse, NotAnOrgFile, WriteLock, attach, sql_string
 from metadata import load_schema
 from metadata.model import Schema, SObject
 
@@ -86,6 +88,10 @@ class Org:
         self._read_through_cache: tuple[int, tuple[tuple[str, str], ...]] | None = None
         """Bumped whenever a table moves (copy-on-write): SQL built with :meth:`table_sql` is stale after a bump."""
         """Tables this org copied inside the open transaction: a rollback makes them read through again."""
+        self.read_only = False
+        """True for an org file attached read-only (:meth:`open` with ``read_only``): fork it to write."""
+        self._write_lock: WriteLock | None = None
+        """For an org file opened writable: takes the file for writing around each transaction."""
 
     # ------------------------------------------------------------------ life cycle
     @classmethod
@@ -161,47 +167,61 @@ class Org:
     def open(cls, path: str | Path, *, clock: OrgClock | None = None, read_only: bool = False) -> Org:
         """Reopen an org file written by :meth:`new` (with ``path``) or :meth:`save`.
 
-        ``read_only`` attaches the file read-only to an in-memory database: any number of
-        processes may do so at once, the file never changes, and forks (which live in memory)
-        still work, so a read-only org is a template to fork from.
+        The file is attached to an in-memory database, so other processes may read it while
+        this org is open. ``read_only``: any number of processes may do so at once, the file
+        never changes, and forks (which live in memory) still work, so a read-only org is a
+        template to fork from. Otherwise writes go into the file: the org holds DuckDB's write
+        lock only while a transaction runs (:class:`~emulator.store.files.WriteLock`), and a
+        write that finds the file in use by another process fails with ``UNABLE_TO_LOCK_ROW``.
+
+        Raises :class:`~emulator.store.files.FileInUse` when another process holds the file
+        (for writing; or, when this org is to write, at all) and
+        :class:`~emulator.store.files.NotAnOrgFile` (a ``ValueError``) for a file that is not an org file.
         """
         path = Path(path)
         if not path.is_file():
             raise FileNotFoundError(f"no org file at {path}")
-        connection = None
+        connection = duckdb.connect(":memory:")
+        catalog = f"{'readonly' if read_only else 'orgfile'}_{next(_fork_numbers)}"
         try:
-            if read_only:
-                connection = duckdb.connect(":memory:")
-                catalog = f"readonly_{next(_fork_numbers)}"
-                connection.execute(f"ATTACH {_sql_string(str(path))} AS {quote(catalog)} (READ_ONLY)")
-            else:
-                connection = duckdb.connect(str(path))
-                catalog = connection.execute("SELECT current_database()").fetchone()[0]
+            # Writable: attach for writing once, so a file this org could never write fails now.
+            attach(connection, path, catalog, read_only=read_only)
             rows = dict(
                 connection.execute(f"SELECT key, value FROM {quote(catalog)}.main.{META_TABLE}").fetchall()
             )
+        except FileInUse:
+            connection.close()
+            raise
         except duckdb.Error as exc:
-            if connection is not None:
-                connection.close()
+            connection.close()
             reason = str(exc).splitlines()[0]
-            raise ValueError(f"{path} is not a crmarena-sf org file ({reason})") from None
+            raise NotAnOrgFile(f"{path} is not a crmarena-sf org file ({reason})") from None
         profile = rows.get("profile", "crmarena")
         extra = tuple(json.loads(rows.get("extra_describe_dirs", "[]")))
         from emulator.store.schema_changes import SAVED_KEY, saved_schema
 
         schema = saved_schema(load_schema(profile, extra), rows.get(SAVED_KEY))
         org = cls(connection, catalog, schema, profile, clock, rows.get("timezone", "UTC"), str(path))
+        org.read_only = read_only
+        if not read_only:
+            org._write_lock = WriteLock(connection.cursor(), path, catalog, org._settle_cursors)
+            org._write_lock.writing = True
+            org._write_lock.release()  # read-only between transactions
         org.refresh_counters()
         return org
 
-    def save(self, path: str | Path) -> None:
-        """Write this org (committed state) to a new DuckDB file that :meth:`open` reads."""
+    def save(self, path: str | Path, *, index: bool = True) -> None:
+        """Write this org (committed state) to a new DuckDB file that :meth:`open` reads.
+
+        ``index`` (default) also brings the file's search index up to date, so processes that
+        open the file read-only never build one (they could not store it in the file).
+        """
         path = Path(path)
         if path.exists():
             raise FileExistsError(f"{path} already exists")
         alias = f"save_{next(_fork_numbers)}"
         with self.lock:
-            self.con.execute(f"ATTACH {_sql_string(str(path))} AS {quote(alias)}")
+            self.con.execute(f"ATTACH {sql_string(str(path))} AS {quote(alias)}")
             try:
                 for table in self.table_names():
                     self.con.execute(
@@ -209,6 +229,12 @@ class Org:
                     )
             finally:
                 self.con.execute(f"DETACH {quote(alias)}")
+        if index:
+            # The search index is the SOSL engine's; the store only asks for it where it writes a file.
+            from emulator.sosl import ensure_index
+
+            with Org.open(path) as saved:
+                ensure_index(saved)
 
     def fork(self) -> Org:
         """A private copy of this org's committed state; writes on either side stay on that side."""
@@ -258,7 +284,18 @@ class Org:
             if self.catalog.startswith("fork_"):
                 _detach(self._root, self.catalog)
             else:
-                self._root.close()
+                if self._write_lock is not None:
+                    self._write_lock.connection.close()
+                self._root.close()  # releases the file (and its lock) for other processes
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` ran."""
+        return self._closed
+
+    def open_forks(self) -> list[Org]:
+        """The forks of this org that are still open (not their own forks)."""
+        return [child for child in list(self._children) if not child._closed]
 
     def __enter__(self) -> Org:
         return self
@@ -286,21 +323,63 @@ class Org:
         with self.lock:
             outermost = self._depth == 0
             if outermost:
-                self.con.execute("BEGIN TRANSACTION")
+                self._take_file()
+                try:
+                    self.con.execute("BEGIN TRANSACTION")
+                except BaseException:
+                    self._release_file()
+                    raise
             self._depth += 1
             try:
                 yield self
             except BaseException:
                 self._depth -= 1
                 if outermost:
-                    self.con.execute("ROLLBACK")
-                    self._read_through_again_after_rollback()
+                    try:
+                        self.con.execute("ROLLBACK")
+                        self._read_through_again_after_rollback()
+                    finally:
+                        self._release_file()
                 raise
             else:
                 self._depth -= 1
                 if outermost:
-                    self.con.execute("COMMIT")
-                    self._materialized_in_tx.clear()
+                    try:
+                        self.con.execute("COMMIT")
+                        self._materialized_in_tx.clear()
+                    finally:
+                        self._release_file()
+
+    def _take_file(self) -> None:
+        """An org file opened writable: attach it for writing for the transaction about to start."""
+        if self._write_lock is None:
+            return
+        try:
+            changed = self._write_lock.acquire()
+        except FileInUse as exc:
+            # Salesforce's answer when a record stays locked by another transaction (it too waits 10 s).
+            raise SalesforceError(
+                "UNABLE_TO_LOCK_ROW", f"unable to obtain exclusive access to this record: {exc}", []
+            ) from None
+        if changed:  # another process wrote the file between our transactions: continue its Ids
+            self.refresh_counters()
+
+    def _settle_cursors(self) -> None:
+        """End any half-read result on this org's and its forks' cursors (they pin an attached file)."""
+        for org in [self, *self._descendants()]:
+            if not org._closed:
+                with contextlib.suppress(duckdb.Error):
+                    org.con.execute("SELECT 1")
+
+    def _descendants(self) -> list[Org]:
+        found = []
+        for child in list(self._children):
+            found.extend([child, *child._descendants()])
+        return found
+
+    def _release_file(self) -> None:
+        if self._write_lock is not None:
+            self._write_lock.release()
 
     def table_sql(self, table: str) -> str:
         """The SQL name to *read* ``table`` from: the physical table, even while this fork shares its parent's.
@@ -358,7 +437,7 @@ class Org:
 
     def _set_search_path(self) -> None:
         path = ",".join(f"{catalog}.main" for catalog in self._path)
-        self.con.execute(f"SET search_path = {_sql_string(path)}")
+        self.con.execute(f"SET search_path = {sql_string(path)}")
 
     def _drop_from_path(self, catalog: str) -> None:
         for child in list(self._children):
@@ -469,7 +548,3 @@ class Org:
 def _detach(root: duckdb.DuckDBPyConnection, catalog: str) -> None:
     with _root_lock, contextlib.suppress(duckdb.Error):
         root.execute(f"DETACH {quote(catalog)}")
-
-
-def _sql_string(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"

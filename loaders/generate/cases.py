@@ -9,7 +9,7 @@ transfer far more than others; closure time also depends on the customer's state
 Random draws can blur a planted answer (a product whose peak month loses to another month
 by chance), so each planted answer is then *repaired* deterministically: the smallest
 change to the draws that makes the data say what the latent variable says. The repaired
-plan is what the nine CRMArena tasks can discover (reference crmarena.md §2).
+plan is what the nine CRMArena tasks can discover (CRMArena's task definitions, arXiv 2411.02305).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Every case without a chat has an email thread (the customer's first message open
 some chat cases get follow-up emails. A planted share of cases contains one agent line
 that breaks the policy article governing the case's issue (policy-violation task); every
 other case's agent lines follow the policies. Chat bodies use CRMArena's transcript lines
-``[2020-12-22T11:03:45] Name (Customer|Agent): text`` (crmarena.md §1).
+``[2020-12-22T11:03:45] Name (Customer|Agent): text`` (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db).
 
 Each case's messages read as one conversation, because the policy-violation task has an LLM
 read them: the chat opens the case at CreatedDate and any emails follow it; every message is

@@ -1,6 +1,6 @@
 """Case and CaseHistory__c: the planned cases as records, and each case's life as history rows.
 
-A case's history (crmarena.md §1): 'Case Creation' at CreatedDate; 'Owner Assignment' to
+A case's history (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db): 'Case Creation' at CreatedDate; 'Owner Assignment' to
 the first owner at CreatedDate (OldValue__c null) and one per transfer (OldValue__c and
 NewValue__c the previous and new owner's User Id); 'Case Closed' at ClosedDate for closed
 cases. Case.OwnerId is the latest owner. History rows are numbered in event order.

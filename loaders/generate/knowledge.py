@@ -1,7 +1,7 @@
 """KnowledgeArticle and Knowledge__kav: the published knowledge base (one online en_US version per article).
 
 ``FAQ_Answer__c`` is rich text stored HTML-escaped, as in CRMArena's org (``&amp;``,
-``&#39;``; crmarena.md §1). Every version is published (``PublishStatus`` 'Online',
+``&#39;``; CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db). Every version is published (``PublishStatus`` 'Online',
 ``Language`` 'en_US', the filter CRMArena's searches apply) and was created before the
 first case, so every case's conversation falls under the policies.
 """

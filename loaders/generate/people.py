@@ -1,6 +1,6 @@
 """People and reference data: the ten issues, the agents (Users) and the customers (person accounts).
 
-Customers are person accounts (crmarena.md §1): an Account with the Person Account record
+Customers are person accounts (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db): an Account with the Person Account record
 type, FirstName/LastName/PersonEmail, a derived Name, and its person Contact (same name and
 email, ``IsPersonAccount``), which ``Account.PersonContactId`` points at. The org holds a
 few more contacts than accounts (208 for 201): those extra contacts belong to no account.

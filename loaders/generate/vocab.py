@@ -1,6 +1,6 @@
 """Fixed vocabulary of the synthetic org: the retailer, its issues, US states and the product words.
 
-Shoes & Clothings is CRMArena's sporting-goods retailer (reference crmarena.md §1, "Domain").
+Shoes & Clothings is CRMArena's sporting-goods retailer (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db).
 The ten issue names are the original org's Issue__c names, in its order.
 """
 
@@ -17,7 +17,7 @@ ORG_START = dt.datetime(2019, 12, 2, 9, 0, 0)
 """When the retailer set up its org (a day after the new org itself, seed.ORG_CREATED)."""
 FIRST_CASE = dt.datetime(2020, 1, 2, 8, 0, 0)
 LAST_CASE = dt.datetime(2024, 5, 26, 20, 0, 0)
-"""Case.CreatedDate runs from 2020-01-02 to 2024-05-26 in the original org (crmarena.md §1)."""
+"""Case.CreatedDate runs from 2020-01-02 to 2024-05-26 in the original org (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db)."""
 FIRST_ORDER = dt.date(2019, 12, 5)
 
 

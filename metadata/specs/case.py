@@ -48,7 +48,7 @@ SPEC = sobject(
         field('ContactFax', 'phone', 'Contact Fax', createable=False, updateable=False),
         field('Comments', 'textarea', 'Internal Comments', byteLength=4000, length=4000, permissionable=False),
         *last_viewed_fields(),
-        # CRMArena's custom lookups (reference crmarena.md §1).
+        # CRMArena's custom lookups (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db).
         field('OrderItemId__c', 'reference', 'Order Item', to='OrderItem', child='Cases__r'),
         field('IssueId__c', 'reference', 'Issue', to='Issue__c', child='Cases__r'),
     ],

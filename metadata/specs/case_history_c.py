@@ -1,4 +1,4 @@
-"""CaseHistory__c: CRMArena's own case history, loadable unlike the standard CaseHistory (crmarena.md §1).
+"""CaseHistory__c: CRMArena's own case history, loadable unlike the standard CaseHistory (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db).
 
 One row per event of a case: ``Field__c`` is 'Case Creation', 'Owner Assignment' or 'Case
 Closed'; for 'Owner Assignment' ``OldValue__c``/``NewValue__c`` hold the previous and new owner's

@@ -1,4 +1,4 @@
-"""Issue__c: CRMArena's catalogue of customer-issue kinds (reference crmarena.md §1).
+"""Issue__c: CRMArena's catalogue of customer-issue kinds (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db).
 
 Ten rows (Billing/Payment Issue, Return Policy Issue, Product Defect ...); a Case points at its
 issue through ``Case.IssueId__c`` (child relationship ``Cases__r``). Key prefix ``a1M`` as in

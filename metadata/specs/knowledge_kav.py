@@ -1,7 +1,7 @@
 """Knowledge__kav: a Lightning Knowledge article version (Object Reference: KnowledgeArticleVersion).
 
 CRMArena's articles are FAQ versions with ``Title``, ``Summary``, ``UrlName`` and the custom rich
-text ``FAQ_Answer__c`` (HTML-escaped text; reference crmarena.md §1); agents search them with
+text ``FAQ_Answer__c`` (HTML-escaped text; CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db); agents search them with
 ``... RETURNING Knowledge__kav(... WHERE PublishStatus='Online' AND Language='en_US')``.
 
 How the flags are kept, and how a loader sets them: the describe keeps Salesforce's real flags.
@@ -74,7 +74,7 @@ SPEC = sobject(
         read_only("MigratedToFromArticleVersion", "reference", "Migrated From Article Version", to="Knowledge__kav", relationshipName=None),
         *last_viewed_fields(),
         field("RecordTypeId", "reference", "Record Type ID", to="RecordType", permissionable=False, searchPrefilterable=False),
-        # CRMArena's article body (reference crmarena.md §1): a Rich Text Area.
+        # CRMArena's article body (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db): a Rich Text Area.
         field("FAQ_Answer__c", "textarea", "FAQ Answer", length=32768, extraTypeInfo="richtextarea", htmlFormatted=True),
     ],
 )

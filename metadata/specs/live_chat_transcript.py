@@ -5,7 +5,7 @@
 ``ContactId`` link it to the case and customer (child relationships ``LiveChatTranscripts``).
 ``LiveChatVisitorId`` is required. Left out: ``LeadId`` (Lead), ``LiveChatDeploymentId``,
 ``LiveChatButtonId`` and ``SkillId``, whose targets are not in this schema. Legacy Chat was
-retired in 2026, so a new real org may not have this object (reference loaders-metadata.md §0).
+retired in 2026, so a new real org may not have this object (Salesforce's Legacy Chat retirement, announced in Salesforce Help).
 """
 
 from metadata.spec import field, sobject

@@ -1,7 +1,7 @@
 """Product2: a product the company sells (Object Reference: Product2).
 
 CRMArena adds ``External_ID__c`` (Text(255), External ID, values like
-"Women’s Athletic Wear, Outdoor Apparel_75"; reference crmarena.md §1); it is an idLookup field
+"Women’s Athletic Wear, Outdoor Apparel_75"; CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db); it is an idLookup field
 like every external id, so upserts and relationship columns can key on it. Left out:
 ``ExternalDataSourceId`` (ExternalDataSource is not in this schema).
 """
@@ -31,7 +31,7 @@ SPEC = sobject(
         read_only("IsArchived", "boolean", "Archived"),
         *last_viewed_fields(),
         field("StockKeepingUnit", "string", "Product SKU", length=180),
-        # CRMArena's custom external id (reference crmarena.md §1).
+        # CRMArena's custom external id (CRMArena's org dump, SalesforceAIResearch/CRMArena local_data/crmarena_data.db).
         field("External_ID__c", "string", "External ID", externalId=True, idLookup=True),
     ],
 )

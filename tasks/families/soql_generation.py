@@ -202,7 +202,7 @@ def _l5(rnd, d: _Data):
     if choice == 2:
         n = rnd.choice([7, 10, 14, 30])
         return (
-            f"List the subjects of the cases created in the last {n} days (counting today).",
+            f"List the subjects of the cases created today or in the {n} days before today.",
             f"SELECT Subject FROM Case WHERE CreatedDate = LAST_N_DAYS:{n}",
         )
     return (

@@ -1,0 +1,62 @@
+"""The one error boundary: whatever fails inside the emulator reaches a client as Salesforce's error.
+
+A real org never answers with a stack trace: a request it cannot serve gets an error body
+(REST API Developer Guide, "Status Codes and Error Responses",
+https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm).
+Every door of the emulator passes its failures through :func:`as_salesforce_error`, so a
+failure becomes the same error whichever door it came through:
+
+- a :class:`~emulator.errors.SalesforceError` passes unchanged;
+- anything else is a bug: it is logged with its traceback and answered UNKNOWN_EXCEPTION,
+  whose ErrorId appears in the log line too.
+
+The SOQL and SOSL engines run a statement inside :func:`statement_errors`, which adds the two
+rules that only make sense for a statement: the engine's own pre-rendered errors (a syntax
+error waiting for its caret prefix) are rendered by the engine, and a ``RecursionError`` (a
+statement nested deeper than the engine can walk) is QUERY_TOO_COMPLICATED, as a real org
+answers queries past its limits. The REST router wraps every request in the plain rule.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+from emulator.errors import SalesforceError, query_too_complicated, unknown_exception
+
+log = logging.getLogger("emulator")
+
+EngineError = TypeVar("EngineError", bound=Exception)
+
+
+def as_salesforce_error(failure: BaseException, *, context: str = "") -> SalesforceError:
+    """The Salesforce error a client gets for ``failure`` (``context`` says what failed, for the log)."""
+    if isinstance(failure, SalesforceError):
+        return failure
+    error = unknown_exception(failure)
+    log.error("%s%s", f"unexpected error {context}: " if context else "", error.message, exc_info=failure)
+    return error
+
+
+@contextlib.contextmanager
+def statement_errors(
+    own: type[EngineError] | None = None,
+    render: Callable[[EngineError], SalesforceError] | None = None,
+) -> Iterator[None]:
+    """Run a SOQL or SOSL statement; any failure leaves the block as a :class:`SalesforceError`.
+
+    ``own`` is the engine's pre-rendered error type and ``render`` turns one into the error a
+    client sees (with or without the caret prefix).
+    """
+    try:
+        yield
+    except SalesforceError:
+        raise
+    except RecursionError:
+        raise query_too_complicated() from None
+    except Exception as failure:
+        if own is not None and render is not None and isinstance(failure, own):
+            raise render(failure) from None
+        raise as_salesforce_error(failure) from None

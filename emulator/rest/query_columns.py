@@ -1,0 +1,187 @@
+"""``GET query?q=SOQL&columns=true``: the columns of a query instead of its rows.
+
+The REST API's query resource answers ``columns=true`` with ``{"columnMetadata": [...],
+"entityName", "groupBy", "idSelected", "keyPrefix"}`` (the Developer Console's Query Editor and
+the sf CLI's ``sf data query`` read it; REST API Developer Guide, "Query",
+https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_query.htm).
+Each column says its name, display name and type; a parent field is its relationship's column
+with the field in ``joinColumns``; a child subquery is an ``aggregate`` column whose
+``joinColumns`` are the subquery's; an aggregate expression is ``aggregate`` with its SOQL text
+(``COUNT(Id)``) as ``displayName`` and its alias or ``exprN`` as ``columnName``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from emulator.rest.messages import Response, json_response
+from emulator.rest.routing import Call
+from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
+from emulator.soql.errors import SoqlError
+from emulator.soql.plans import bound_query
+from metadata.model import Field
+
+_APEX_TYPES = {
+    "id": "Id",
+    "reference": "Id",
+    "boolean": "Boolean",
+    "int": "Integer",
+    "double": "Double",
+    "currency": "Double",
+    "percent": "Double",
+    "date": "Date",
+    "datetime": "Datetime",
+    "time": "Time",
+    "base64": "Blob",
+    "address": "Address",
+    "location": "Location",
+}
+_NUMBER_TYPES = {"int", "double", "currency", "percent"}
+_TEXT_TYPES = {"string", "textarea", "picklist", "multipicklist", "combobox", "email", "phone", "url"}
+
+
+def columns_response(call: Call, text: str, run_query) -> Response:
+    """The ``columns=true`` answer for ``text``; a query that does not bind fails as the query itself would."""
+    try:
+        bound = bound_query(call.org.schema, text)
+    except SoqlError:
+        return run_query()  # raises the query's own error, worded and placed as /query words it
+    return json_response(
+        200,
+        {
+            "columnMetadata": _columns(bound, _select_items(text)),
+            "entityName": bound.obj.name,
+            "groupBy": bool(bound.group),
+            "idSelected": any(
+                isinstance(i, FieldItem) and not i.names and i.resolved.field.name == "Id"
+                for i in bound.items
+            ),
+            "keyPrefix": bound.obj.keyPrefix,
+        },
+    )
+
+
+def _columns(bound: BoundQuery, texts: list[str]) -> list[dict[str, Any]]:
+    if len(texts) != len(bound.items):
+        texts = [""] * len(bound.items)
+    out = []
+    for item, text in zip(bound.items, texts, strict=True):
+        if isinstance(item, FieldItem):
+            column = _field_column(item.resolved.field)
+            for name in reversed(item.names):
+                column = _column(name, joins=[column])
+            out.append(column)
+        elif isinstance(item, ChildItem):
+            out.append(_column(item.key, aggregate=True, joins=_columns(item.query, _subquery_items(text))))
+        elif isinstance(item, ExprItem):
+            aggregate = not _is_plain_field(text)
+            column = _field_column(item.field) if item.field is not None and not aggregate else None
+            if column is None:
+                column = _column(
+                    item.key, display=_without_alias(text, item.key) or item.key, aggregate=aggregate
+                )
+                counted = column["displayName"].upper().startswith("COUNT")
+                column["apexType"] = (
+                    "Integer"
+                    if counted
+                    else _APEX_TYPES.get(item.field.type, "String")
+                    if item.field
+                    else None
+                )
+                column["numberType"] = counted or (
+                    item.field is not None and item.field.type in _NUMBER_TYPES
+                )
+            column["columnName"] = item.key
+            out.append(column)
+        elif isinstance(item, TypeOfItem):
+            out.append(_column(item.key))
+    return out
+
+
+def _column(name: str, *, display: str | None = None, aggregate: bool = False, joins=None) -> dict[str, Any]:
+    return {
+        "aggregate": aggregate,
+        "apexType": None,
+        "booleanType": False,
+        "columnName": name,
+        "custom": name.endswith("__r") or name.endswith("__c"),
+        "displayName": display or name,
+        "foreignKeyName": None,
+        "insertable": False,
+        "joinColumns": joins or [],
+        "numberType": False,
+        "textType": False,
+        "updatable": False,
+    }
+
+
+def _field_column(field: Field) -> dict[str, Any]:
+    column = _column(field.name)
+    column.update(
+        {
+            "apexType": _APEX_TYPES.get(field.type, "String"),
+            "booleanType": field.type == "boolean",
+            "custom": field.custom,
+            "insertable": bool(field.createable),
+            "numberType": field.type in _NUMBER_TYPES,
+            "textType": field.type in _TEXT_TYPES,
+            "updatable": bool(field.updateable),
+        }
+    )
+    return column
+
+
+# ---------------------------------------------------------------------------- select-list text
+def _select_items(text: str) -> list[str]:
+    """The top-level items of a query's SELECT list as written (subqueries included)."""
+    lowered = text.lower()
+    start = lowered.find("select")
+    if start < 0:
+        return []
+    items, depth, current, index = [], 0, [], start + len("select")
+    while index < len(text):
+        ch = text[index]
+        if ch == "'":
+            end = text.find("'", index + 1)
+            end = len(text) - 1 if end < 0 else end
+            current.append(text[index : end + 1])
+            index = end + 1
+            continue
+        if depth == 0 and lowered.startswith("from", index) and _word_boundary(text, index, 4):
+            break
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            items.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+        index += 1
+    items.append("".join(current).strip())
+    return [i for i in items if i]
+
+
+def _word_boundary(text: str, index: int, length: int) -> bool:
+    before = text[index - 1] if index else " "
+    after = text[index + length] if index + length < len(text) else " "
+    return not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_")
+
+
+def _subquery_items(text: str) -> list[str]:
+    inner = text.strip()
+    if inner.startswith("(") and inner.endswith(")"):
+        return _select_items(inner[1:-1])
+    return []
+
+
+def _is_plain_field(text: str) -> bool:
+    return bool(text) and "(" not in text
+
+
+def _without_alias(text: str, key: str) -> str:
+    parts = text.rsplit(None, 1)
+    if len(parts) == 2 and parts[1].lower() == key.lower() and parts[0].endswith(")"):
+        return parts[0].strip()
+    return text.strip()

@@ -1,0 +1,286 @@
+"""jsforce 3 and the Salesforce CLI (``sf``), unmodified, against ``crmarena-sf serve`` over HTTPS.
+
+The npm packages are installed by the tests themselves, into ``npm/`` of the crmarena-sf cache
+(``loaders.default_org.cache_root``; in the test suite the session's private cache, see
+conftest.py, so every run installs afresh and npm's own download cache keeps that short):
+``jsforce@3`` (about 10 s) and ``@salesforce/cli@2`` with ``node@22`` (the CLI needs Node 22;
+the ``node`` package brings that binary; under a minute). Without ``node`` and ``npm`` on the
+PATH the tests are skipped, and say so; an install that fails is an error, never a skip.
+The client calls are the ones users reported broken (issue 13): Bulk API 1.0, identity,
+multi-record retrieve, SOAP and OAuth logins and logouts, ``sf org login access-token`` and
+``sfdx-url``, and ``sf data query`` with its ``columns=true`` follow-up.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from emulator.store.seed import ADMIN_USERNAME, ORGANIZATION_ID
+from loaders.default_org import cache_root
+
+CLIENTS = Path(__file__).parent / "clients"
+SESSION_ID = "00DEm0000000001!node-clients"
+NPM_TIMEOUT = 900
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("node") is None or shutil.which("npm") is None,
+    reason="node and npm are needed to run jsforce and the sf CLI (the README's install has them on CI)",
+)
+
+
+def _npm_install(name: str, packages: list[str], marker: str) -> Path:
+    """``npm install packages`` into ``<cache>/npm/<name>`` once (a lock keeps parallel runs apart)."""
+    prefix = cache_root() / "npm" / name
+    prefix.mkdir(parents=True, exist_ok=True)
+    with open(prefix / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (prefix / marker).exists():
+            done = subprocess.run(
+                [
+                    "npm",
+                    "install",
+                    "--prefix",
+                    str(prefix),
+                    "--no-audit",
+                    "--no-fund",
+                    "--loglevel=error",
+                    *packages,
+                ],
+                capture_output=True,
+                text=True,
+                timeout=NPM_TIMEOUT,
+            )
+            assert done.returncode == 0, f"npm install {' '.join(packages)} failed:\n{done.stderr[-3000:]}"
+    return prefix
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``crmarena-sf serve --org blank`` on a free port, with a known session id."""
+    certs = tmp_path_factory.mktemp("tls")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "crmarena_sf.cli.main",
+            "serve",
+            "--org",
+            "blank",
+            "--port",
+            "0",
+            "--session-id",
+            SESSION_ID,
+            "--cert-dir",
+            str(certs),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    printed: dict[str, str] = {}
+    try:
+        for _ in range(20):
+            line = process.stdout.readline()
+            if not line:
+                break
+            key, _, value = line.strip().partition(": ")
+            printed[key] = value
+            if {"instance_url", "session_id", "certificate"} <= set(printed):
+                break
+        assert "instance_url" in printed, f"serve printed {printed}: {process.stderr.read()[-2000:]}"
+        yield printed
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _node_env(server, home: Path, **extra: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "HOME": str(home),
+        "NODE_EXTRA_CA_CERTS": server["certificate"],
+        "SF_AUTOUPDATE_DISABLE": "true",
+        "SF_DISABLE_TELEMETRY": "true",
+        "SF_USE_GENERIC_UNIX_KEYCHAIN": "true",
+        **extra,
+    }
+
+
+# ---------------------------------------------------------------------------- jsforce
+def test_jsforce_calls_users_reported_broken(server, tmp_path):
+    prefix = _npm_install("jsforce3", ["jsforce@3"], "node_modules/jsforce/package.json")
+    env = _node_env(
+        server,
+        tmp_path,
+        INSTANCE_URL=server["instance_url"],
+        SESSION_ID=SESSION_ID,
+        USERNAME=ADMIN_USERNAME,
+        NODE_PATH=str(prefix / "node_modules"),
+    )
+    done = subprocess.run(
+        ["node", str(CLIENTS / "jsforce_calls.js")], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    out = json.loads(done.stdout)
+    failed = {step: value for step, value in out.items() if isinstance(value, dict) and "error" in value}
+    assert not failed, failed
+    assert out["identity_by_token"]["organization_id"] == ORGANIZATION_ID
+    assert (
+        out["soap_login"]["url"] == f"{server['instance_url']}/id/{ORGANIZATION_ID}/{out['soap_login']['id']}"
+    )
+    assert out["identity_after_login"] == ADMIN_USERNAME
+    assert out["query_parent_reference"] == [["Trail Shoe", 42]]
+    assert [r["success"] for r in out["bulk_insert"]] == [True, True, False]
+    assert out["bulk_insert"][2]["errors"] == [
+        "REQUIRED_FIELD_MISSING:Required fields are missing: [Name]:Name --"
+    ]
+    assert out["bulk_update"] == [True] and out["bulk_delete"] == [True]
+    assert out["bulk_upsert"] == [{"success": True, "created": False}, {"success": True, "created": True}]
+    assert out["bulk_query"] == [
+        {"Name": "Bulk One Updated", "NumberOfEmployees": "10"},
+        {"Name": "Bulk Two", "NumberOfEmployees": ""},
+    ]
+    assert out["retrieve_many"] == ["Bulk One Updated", None]
+    assert out["retrieve_many_all_fields"] == ["Bulk One Updated"]
+    assert out["describe_layouts"] == 1 and out["compact_layouts"] == "SYSTEM"
+    assert out["updated"] >= 1 and len(out["deleted"]) == 1
+    assert out["recent"] == 0 and out["limits"] is True and out["tooling_query"] == 0
+    assert out["logout_soap"] is True
+    assert out["oauth_login"] == ORGANIZATION_ID
+    assert out["oauth_logout"] == "INVALID_SESSION_ID"
+
+
+# ---------------------------------------------------------------------------- sf CLI
+@pytest.fixture(scope="module")
+def sf_cli():
+    prefix = _npm_install("sf-cli", ["@salesforce/cli@2", "node@22"], "node_modules/.bin/sf")
+    return prefix / "node_modules" / ".bin"
+
+
+def _sf(sf_cli: Path, server, home: Path, *args: str, **extra: str) -> subprocess.CompletedProcess:
+    env = _node_env(server, home, PATH=f"{sf_cli}{os.pathsep}{os.environ.get('PATH', '')}", **extra)
+    return subprocess.run([str(sf_cli / "sf"), *args], capture_output=True, text=True, env=env, timeout=180)
+
+
+def _json(done: subprocess.CompletedProcess) -> dict:
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return json.loads(done.stdout)["result"]
+
+
+def test_sf_cli_logs_in_with_an_access_token_and_queries(sf_cli, server, tmp_path):
+    login = _json(
+        _sf(
+            sf_cli,
+            server,
+            tmp_path,
+            "org",
+            "login",
+            "access-token",
+            "--instance-url",
+            server["instance_url"],
+            "--no-prompt",
+            "--alias",
+            "emu",
+            "--json",
+            SF_ACCESS_TOKEN=SESSION_ID,
+        )
+    )
+    assert (login["username"], login["orgId"]) == (ADMIN_USERNAME, ORGANIZATION_ID)
+    created = _json(
+        _sf(
+            sf_cli,
+            server,
+            tmp_path,
+            "data",
+            "create",
+            "record",
+            "-o",
+            "emu",
+            "-s",
+            "Account",
+            "-v",
+            "Name='CLI Co'",
+            "--json",
+        )
+    )
+    assert created["success"] is True
+    queried = _json(
+        _sf(
+            sf_cli,
+            server,
+            tmp_path,
+            "data",
+            "query",
+            "-o",
+            "emu",
+            "-q",
+            "SELECT Id, Name, Owner.Name FROM Account WHERE Name = 'CLI Co'",
+            "--json",
+        )
+    )
+    assert [(r["Name"], r["Owner"]["Name"]) for r in queried["records"]] == [("CLI Co", "Admin User")]
+    table = _sf(
+        sf_cli,
+        server,
+        tmp_path,
+        "data",
+        "query",
+        "-o",
+        "emu",
+        "-q",
+        "SELECT Name, Owner.Name FROM Account WHERE Name = 'CLI Co'",
+    )
+    assert table.returncode == 0, table.stderr
+    assert "OWNER.NAME" in table.stdout and "CLI Co" in table.stdout and "Admin User" in table.stdout
+    counted = _sf(
+        sf_cli, server, tmp_path, "data", "query", "-o", "emu", "-q", "SELECT COUNT(Id) total FROM Account"
+    )
+    assert counted.returncode == 0 and "TOTAL" in counted.stdout.upper(), counted.stderr
+
+
+def test_sf_cli_logs_in_with_an_sfdx_url_through_the_refresh_token_grant(sf_cli, server, tmp_path):
+    host = server["instance_url"].split("://", 1)[1]
+    url_file = tmp_path / "auth-url.txt"
+    url_file.write_text(f"force://PlatformCLI::emulator-refresh-token@{host}\n")
+    login = _json(
+        _sf(
+            sf_cli,
+            server,
+            tmp_path,
+            "org",
+            "login",
+            "sfdx-url",
+            "--sfdx-url-file",
+            str(url_file),
+            "--alias",
+            "emu2",
+            "--json",
+        )
+    )
+    assert login["orgId"] == ORGANIZATION_ID and login["instanceUrl"] == server["instance_url"]
+    shown = _json(_sf(sf_cli, server, tmp_path, "org", "display", "-o", "emu2", "--json"))
+    assert shown["connectedStatus"] == "Connected"
+    queried = _json(
+        _sf(
+            sf_cli,
+            server,
+            tmp_path,
+            "data",
+            "query",
+            "-o",
+            "emu2",
+            "-q",
+            "SELECT Username FROM User",
+            "--json",
+        )
+    )
+    assert queried["records"][0]["Username"] == ADMIN_USERNAME
