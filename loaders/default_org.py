@@ -59,10 +59,15 @@ def default_org_file(progress: bool = True) -> Path:
     dataset_dir = default_dataset_dir(progress)
     path = dataset_dir.with_name(dataset_dir.name + ".duckdb")
     stamp = dataset_dir.with_name(dataset_dir.name + ".duckdb.source")
+    schema = load_schema()
     source = (
         Dataset(dataset_dir).manifest.get("generator_fingerprint", "")
         + ":"
-        + str(schema_version(load_schema(), Dataset(dataset_dir).objects))
+        + str(schema_version(schema, Dataset(dataset_dir).objects))
+        # every object's table must be in the file, not only the dataset's: a schema that gained
+        # an object (PermissionSet ...) rebuilds the org file
+        + ":"
+        + str(schema_version(schema, schema.names))
     )
     if path.is_file() and stamp.is_file() and stamp.read_text(encoding="utf-8") == source:
         return path
