@@ -18,7 +18,7 @@ elsewhere when written).
 ``describes=DIR`` (one directory or several) adds the objects and fields of describe documents
 to the org (:mod:`metadata.user_describes`): a new org is made with them, an org with data gets
 their tables and columns, empty (:mod:`emulator.store.schema_extension`); with ``writable`` the
-org file keeps them and remembers the directories, as an org made with them does.
+org file keeps them (their documents too, so it opens with them without the directory).
 """
 
 from __future__ import annotations
@@ -60,12 +60,10 @@ def resolve_org(
     dirs = describe_dirs(describes)  # before the org, which may take seconds: a bad directory fails at once
     found = _resolve(org, writable=writable, progress=progress)
     if dirs:
-        from emulator.store.schema_extension import extend_org, remember_describe_dirs
+        from emulator.store.schema_extension import extend_org
         from metadata.user_describes import extend_schema
 
-        extend_org(found, extend_schema(found.schema, dirs))
-        if writable:
-            remember_describe_dirs(found, dirs)
+        extend_org(found, *extend_schema(found.schema, dirs))
     return found
 
 

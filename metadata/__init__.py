@@ -2,9 +2,12 @@
 
 ``load_schema()`` returns the CRMArena org's schema (standard objects with their full
 standard fields, plus CRMArena's custom objects and fields). ``load_schema("standard")``
-is a new org without any custom part. Extra directories of describe documents (for
-example from ``crmarena-sf metadata pull``) add objects, fields and relationships
-(:mod:`metadata.user_describes`).
+is a new org without any custom part: no custom object (``__c``) and no custom field. It keeps
+``Knowledge__kav``, the article type Salesforce itself creates when Lightning Knowledge is
+turned on (a setup step, not an API call: Salesforce Help, "Enable Lightning Knowledge"), with
+its standard fields only, so that a push can add CRMArena's ``FAQ_Answer__c`` to it. Extra
+directories of describe documents (for example from ``crmarena-sf metadata pull``) add
+objects, fields and relationships (:mod:`metadata.user_describes`).
 """
 
 from __future__ import annotations
@@ -65,8 +68,13 @@ def _is_custom_name(name: str) -> bool:
     return "__" in name
 
 
+def _is_custom_object(name: str) -> bool:
+    """Custom objects end in ``__c``; ``Knowledge__kav`` is Salesforce's own article type."""
+    return name.endswith("__c")
+
+
 def _without_custom(docs: dict[str, dict]) -> dict[str, dict]:
-    kept = {name: doc for name, doc in docs.items() if not _is_custom_name(name)}
+    kept = {name: doc for name, doc in docs.items() if not _is_custom_object(name)}
     out = {}
     for name, doc in kept.items():
         doc = dict(doc)

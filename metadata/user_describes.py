@@ -386,17 +386,19 @@ def _default_relationship_name(child: dict, f: dict, taken: set[str]) -> str | N
     return None if not base or name.lower() in taken else name
 
 
-def extend_schema(schema: Schema, dirs: tuple[str, ...]) -> Schema:
-    """``schema`` extended by the documents in ``dirs`` (the same result for the same schema and documents)."""
+def extend_schema(schema: Schema, dirs: tuple[str, ...]) -> tuple[Schema, frozenset[str]]:
+    """``schema`` extended by the documents in ``dirs``, and the names of the objects that changed
+    (added, or gaining fields or relationships). The same schema comes back when nothing is new."""
     return _extended(schema, dirs, signature(dirs))
 
 
 @functools.lru_cache(maxsize=16)
-def _extended(schema: Schema, dirs: tuple[str, ...], _signature: tuple) -> Schema:
+def _extended(schema: Schema, dirs: tuple[str, ...], _signature: tuple) -> tuple[Schema, frozenset[str]]:
     before = {obj.name: obj.model_dump() for obj in schema}
     docs = before
     for directory in dirs:
         docs = extend_documents(docs, read_user_describes(directory), source=directory)
-    if len(docs) == len(before) and all(docs[name] is doc for name, doc in before.items()):
-        return schema  # nothing new (the documents were added before): the org keeps its schema
-    return Schema([SObject.model_validate(doc) for doc in docs.values()])
+    changed = frozenset(name for name, doc in docs.items() if before.get(name) is not doc)
+    if not changed:
+        return schema, changed  # nothing new (the documents were added before): the org keeps its schema
+    return Schema([SObject.model_validate(doc) for doc in docs.values()]), changed

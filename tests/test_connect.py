@@ -76,7 +76,7 @@ def test_blank_is_a_new_org_every_call_and_an_org_object_is_used_as_is():
 def test_standard_org_has_no_custom_objects():
     sf = connect("standard")
     names = {o["name"] for o in sf.describe()["sobjects"]}
-    assert "Account" in names and not any(n.endswith("__c") or n.endswith("__kav") for n in names)
+    assert "Account" in names and not any(n.endswith("__c") for n in names)
 
 
 def test_an_org_file_gives_private_copies_unless_opened_writable(tmp_path):

@@ -270,6 +270,8 @@ def test_a_writable_org_file_keeps_your_objects(describes, tmp_path):
     sf = crmarena_sf.connect(str(path), writable=True, describes=describes)
     sf.Widget__c.create({"Name": "Kept"})
     emulated_org(sf).close()
+    for document in describes.iterdir():  # the file keeps the documents, not a path to them
+        document.unlink()
     with Org.open(path) as reopened:
         assert reopened.schema.get("Widget__c") is not None
         assert reopened.count("Widget__c") == 1

@@ -74,3 +74,23 @@ def connect_for_cli(org: str, backend: str):
         return connect(org)
     except (OrgNotFound, MissingCredentials) as exc:
         raise CliError(str(exc)) from None
+
+
+def add_task_set_options(parser: argparse.ArgumentParser, when: str = "") -> None:
+    """``--suite``, ``--per-task`` and ``--seed``: which task set to build (``when`` prefixes the help)."""
+    parser.add_argument(
+        "--suite",
+        choices=("crmarena", "soql"),
+        default="crmarena",
+        help=f"{when}crmarena (the nine CRMArena tasks, default) or soql (the text-to-SOQL track)",
+    )
+    parser.add_argument(
+        "--per-task",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help=f"{when}instances per task (default: 130; 320 for --suite soql)",
+    )
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=0, metavar="S", help=f"{when}random seed (default: 0)"
+    )

@@ -10,7 +10,7 @@ after an interruption resumes and skips them (--fresh starts over).
 
 from __future__ import annotations
 
-from crmarena_sf.cli.arguments import add_org_options, connect_for_cli, non_negative_int, positive_int
+from crmarena_sf.cli.arguments import add_org_options, add_task_set_options, connect_for_cli, positive_int
 from crmarena_sf.cli.errors import CliError
 
 
@@ -43,22 +43,7 @@ def register(subparsers) -> None:
         help="a task file (ours or the official one); default: build the org's tasks",
     )
     add_org_options(run)
-    run.add_argument(
-        "--per-task",
-        type=positive_int,
-        default=None,
-        metavar="N",
-        help="without --tasks: instances per task (default 130; 320 for --suite soql)",
-    )
-    run.add_argument(
-        "--suite",
-        choices=("crmarena", "soql"),
-        default="crmarena",
-        help="without --tasks: crmarena (the nine CRMArena tasks, default) or soql (the text-to-SOQL track)",
-    )
-    run.add_argument(
-        "--seed", type=non_negative_int, default=0, metavar="S", help="without --tasks: random seed"
-    )
+    add_task_set_options(run, "without --tasks: ")
     run.add_argument("--limit", type=positive_int, metavar="K", help="run only the first K tasks")
     run.add_argument(
         "--workers", type=positive_int, default=1, metavar="N", help="episodes at once (default 1)"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from crmarena_sf.cli.arguments import add_org_options, connect_for_cli, non_negative_int, positive_int
+from crmarena_sf.cli.arguments import add_org_options, add_task_set_options, connect_for_cli
 from crmarena_sf.cli.errors import CliError, client_call
 
 
@@ -24,22 +24,7 @@ def register(subparsers) -> None:
         description="Build a task set on an org, each gold answer computed by its reference solver.",
     )
     add_org_options(build)
-    build.add_argument(
-        "--per-task",
-        type=positive_int,
-        default=None,
-        metavar="N",
-        help="instances per task (default: 130; 320 for --suite soql)",
-    )
-    build.add_argument(
-        "--suite",
-        choices=("crmarena", "soql"),
-        default="crmarena",
-        help="crmarena (the nine CRMArena tasks, default) or soql (the text-to-SOQL track)",
-    )
-    build.add_argument(
-        "--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default: 0)"
-    )
+    add_task_set_options(build)
     build.add_argument("--out", required=True, metavar="FILE", help="the JSON Lines file to write")
     build.add_argument("--quiet", action="store_true", help="no progress bar")
     build.set_defaults(func=run_build)

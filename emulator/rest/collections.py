@@ -19,10 +19,12 @@ from emulator.rest.messages import Response, json_response
 from emulator.rest.routing import Call, Route
 from emulator.rest.sobjects import render_record
 from emulator.store.coerce import coerce, json_token
+from emulator.store.dml import delete_many
 from emulator.store.external_ids import (
     duplicate_keys_in_request,
     duplicate_value,
     external_id_field,
+    upsert_many,
     upsert_one,
 )
 
@@ -167,11 +169,31 @@ def delete(call: Call) -> Response:
         call.org.delete(obj.name, canonical)
         return _success(canonical)
 
-    results = _run(call, len(record_ids), all_or_none, one)
+    results = (
+        _run(call, len(record_ids), all_or_none, one) if all_or_none else _delete_together(call, record_ids)
+    )
     for record_id, result in zip(record_ids, results, strict=True):
         if not result["success"]:
             result["id"] = record_id
     return json_response(200, results)
+
+
+def _delete_together(call: Call, record_ids: list[str]) -> list[dict[str, Any]]:
+    """Without allOrNone, the records of each object are deleted together (:func:`delete_many`); same answers."""
+    results: list[dict[str, Any] | None] = [None] * len(record_ids)
+    by_object: dict[str, list[int]] = {}
+    for index, record_id in enumerate(record_ids):
+        canonical = ids.normalize(record_id)
+        obj = call.org.schema.object_of_id(canonical) if canonical else None
+        if obj is None:
+            results[index] = _failure(SalesforceError("MALFORMED_ID", f"malformed id {record_id}", []))
+        else:
+            by_object.setdefault(obj.name, []).append(index)
+    for name, indexes in by_object.items():
+        outcomes = delete_many(call.org, name, [record_ids[i] for i in indexes])
+        for index, error in zip(indexes, outcomes, strict=True):
+            results[index] = _failure(error) if error else _success(ids.normalize(record_ids[index]))
+    return results  # type: ignore[return-value]
 
 
 def retrieve(call: Call, name: str) -> Response:
@@ -227,7 +249,40 @@ def upsert(call: Call, name: str, field: str) -> Response:
         record_id, created = upsert_one(call.org, obj, key, keys[index], _fields(record))
         return _success(record_id, created=created)
 
-    return json_response(200, _run(call, len(records), all_or_none, one))
+    if all_or_none:
+        return json_response(200, _run(call, len(records), all_or_none, one))
+    return json_response(200, _upsert_together(call, obj, key, records, keys, repeated))
+
+
+def _upsert_together(
+    call: Call, obj, key, records: list, keys: list, repeated: set[int]
+) -> list[dict[str, Any]]:
+    """Without allOrNone, the records are upserted together (:func:`upsert_many`: one lookup, one
+    insert), with the answers one by one would give."""
+    results: list[dict[str, Any] | None] = [None] * len(records)
+    together: list[int] = []
+    for index, record in enumerate(records):
+        try:
+            record_obj = _record_type(call, record)
+            if record_obj.name != obj.name:
+                raise SalesforceError("INVALID_TYPE", f"sObject type '{record_obj.name}' is not supported.")
+            if index in repeated:
+                raise duplicate_value(key, keys[index])
+            together.append(index)
+        except SalesforceError as exc:
+            results[index] = _failure(exc)
+    rows = [(keys[i], _fields(records[i])) for i in together]
+    try:
+        outcomes = upsert_many(call.org, obj, key, rows) if rows else []
+    except Exception as exc:
+        error = as_salesforce_error(exc, context="upserting a collection")
+        outcomes = [error] * len(rows)
+    for index, outcome in zip(together, outcomes, strict=True):
+        if isinstance(outcome, SalesforceError):
+            results[index] = _failure(outcome)
+        else:
+            results[index] = _success(outcome[0], created=outcome[1])
+    return results  # type: ignore[return-value]
 
 
 def _key_value(record: Any, name: str) -> Any:

@@ -14,6 +14,7 @@ from typing import Any
 
 from emulator.rest.messages import Headers, Response, json_response
 from emulator.rest.routing import Call, Route
+from emulator.store import storage
 from metadata.model import SObject
 
 SOURCE_PREFIX = "/services/data/v62.0"
@@ -110,7 +111,8 @@ LIMIT_MAXIMUMS = {
 
 
 def limits(call: Call) -> Response:
-    """``GET limits``: ``{Name: {"Max", "Remaining"}}``; API requests and Bulk jobs count down as used."""
+    """``GET limits``: ``{Name: {"Max", "Remaining"}}``; API requests and Bulk jobs count down as used,
+    ``DataStorageMB`` by what the org's records use (:mod:`emulator.store.storage`), in whole MB."""
     used = {
         "DailyApiRequests": call.router.api_requests,
         "DailyBulkV2QueryJobs": call.router.state.get("bulk2.query_jobs", 0),
@@ -120,7 +122,16 @@ def limits(call: Call) -> Response:
         name: {"Max": maximum, "Remaining": max(0, maximum - int(used.get(name, 0)))}
         for name, maximum in LIMIT_MAXIMUMS.items()
     }
-    return json_response(200, body)
+    used_mb = storage.used_kb(call.org) / 1024
+    body["DataStorageMB"] = {
+        "Max": storage.DEVELOPER_EDITION_DATA_MB,
+        "Remaining": max(0, int(storage.DEVELOPER_EDITION_DATA_MB - used_mb)),
+    }
+    body["FileStorageMB"] = {
+        "Max": storage.DEVELOPER_EDITION_FILE_MB,
+        "Remaining": storage.DEVELOPER_EDITION_FILE_MB,
+    }
+    return json_response(200, dict(sorted(body.items())))
 
 
 ROUTES = [

@@ -4,7 +4,9 @@ Paths handled: ``/services/data`` (versions), ``/services/data/vXX.X[/...]`` (th
 resources declared by the modules in :data:`RESOURCE_MODULES`), ``/services/async/XX.X/...``
 (Bulk API 1.0, :mod:`emulator.rest.bulk1`), ``/services/Soap/u/XX.X`` (login, logout),
 ``/services/oauth2/token`` and ``revoke`` (OAuth), ``/id/<org>/<user>`` and
-``/services/oauth2/userinfo`` (identity, :mod:`emulator.rest.identity`). Every data call needs a session the router issued
+``/services/oauth2/userinfo`` (identity, :mod:`emulator.rest.identity`), ``/services/Soap/m/XX.X``
+(the Metadata API's ``createMetadata``, :mod:`emulator.rest.metadata_api`, whose session is in
+the SOAP header). Every data call needs a session the router issued
 (``Authorization: Bearer <sid>``, or ``X-SFDC-Session`` as Bulk API 1.0 clients send it);
 without one the answer is 401 ``INVALID_SESSION_ID``, the only code on which
 simple-salesforce logs in again. Each call runs under the org's lock, so concurrent clients
@@ -27,6 +29,7 @@ from emulator.rest import (
     composite_batch,
     composite_graph,
     describe,
+    knowledge_actions,
     layouts,
     parameterized_search,
     query,
@@ -63,6 +66,7 @@ RESOURCE_MODULES = (
     bulk2,
     record_count,
     tooling,
+    knowledge_actions,
 )
 """Modules exposing ``ROUTES``; their order decides which pattern wins when two match.
 
@@ -77,6 +81,7 @@ _DATA_PATH = re.compile(r"^/services/data/v(?P<version>[^/]+)(?:/(?P<rest>.*))?$
 _SOAP_LOGIN = re.compile(r"^/services/Soap/u/(?P<version>[^/]+)/?$", re.IGNORECASE)
 _OAUTH_TOKEN = re.compile(r"^/services/oauth2/(?:token|revoke)/?$", re.IGNORECASE)
 _ASYNC_PATH = re.compile(r"^/services/async/(?P<version>[^/]+)(?:/(?P<rest>.*))?$")
+_SOAP_METADATA = re.compile(r"^/services/Soap/m/[^/]+(?:/.*)?$", re.IGNORECASE)
 _IDENTITY = re.compile(r"^/(?:id/[^/]+/[^/]+|services/oauth2/userinfo)/?$", re.IGNORECASE)
 
 _ROUTES: list[Route] = [route for module in RESOURCE_MODULES for route in module.ROUTES]
@@ -167,6 +172,12 @@ class Router:
             response.body = b""
         return response
 
+    def count_api_request(self) -> int:
+        """Count one API call (data, Bulk or Metadata API) and return the day's total so far."""
+        with self._state_lock:
+            self.api_requests += 1
+            return self.api_requests
+
     def _handle(self, request: Request) -> Response:
         request = decompressed(request)
         path = request.path
@@ -175,6 +186,10 @@ class Router:
         match = _DATA_PATH.match(path)
         if match:
             return self._data_call(request, match.group("version"), (match.group("rest") or "").strip("/"))
+        if _SOAP_METADATA.match(path):
+            from emulator.rest import metadata_api
+
+            return metadata_api.handle(self, request)
         if _SOAP_LOGIN.match(path) or _OAUTH_TOKEN.match(path):
             from emulator.rest import login
 
@@ -195,9 +210,7 @@ class Router:
             raise not_found()
         if not self.accepts(self.session_of(request)):
             raise SalesforceError("INVALID_SESSION_ID", "Session expired or invalid", status=401)
-        with self._state_lock:
-            self.api_requests += 1
-            used = self.api_requests
+        used = self.count_api_request()
         try:
             response = self.dispatch(request, version, rest)
         except SalesforceError as exc:

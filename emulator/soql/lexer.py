@@ -12,6 +12,7 @@ source text at the position of their first token.
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from dataclasses import dataclass
 
 from sqlglot.errors import TokenError
@@ -26,7 +27,17 @@ _DATE_CHARS = frozenset("0123456789-:.+TZtz")
 _DIGITS = frozenset("0123456789")
 
 
-_TOKENIZER = SOQL().tokenizer_class()
+_TOKENIZERS = threading.local()
+"""One sqlglot tokenizer per thread: a tokenizer keeps its position in the text it reads, so two
+threads sharing one garble each other's tokens (and the plan cache would keep the error)."""
+
+
+def _tokenizer():
+    tokenizer = getattr(_TOKENIZERS, "tokenizer", None)
+    if tokenizer is None:
+        tokenizer = _TOKENIZERS.tokenizer = SOQL().tokenizer_class()
+    return tokenizer
+
 
 _ALLOWED_TYPES = frozenset(
     {
@@ -68,7 +79,7 @@ class Token:
 def tokenize(text: str) -> list[Token]:
     """The tokens of ``text``; a character SOQL does not know raises ``unexpected token``."""
     try:
-        raw = _TOKENIZER.tokenize(text)
+        raw = _tokenizer().tokenize(text)
     except TokenError:
         raise _lexer_failure(text) from None
     out: list[Token] = []

@@ -4,7 +4,8 @@ Bulk API 1.0 batches and Bulk API 2.0 jobs both come here once their CSV, JSON o
 read into ``{field: value}`` records, so the two APIs save, refuse and report a record the
 same way (Bulk API 2.0 Developer Guide, "Bulk API 2.0 Ingest"; Bulk API Developer Guide,
 "Batch Results"). Records are independent: one that fails leaves the others saved. Two
-records of one upsert batch with the same external id both fail with DUPLICATE_VALUE.
+records of one upsert batch with the same external id both fail with DUPLICATE_VALUE; the
+others are upserted together (:func:`~emulator.store.external_ids.upsert_many`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from emulator import ids
 from emulator.errors import SalesforceError
 from emulator.store.dml import required_missing
-from emulator.store.external_ids import duplicate_keys_in_request, duplicate_value, upsert_one
+from emulator.store.external_ids import duplicate_keys_in_request, duplicate_value, upsert_many, upsert_one
 from metadata.model import SObject
 
 if TYPE_CHECKING:
@@ -65,6 +66,17 @@ def apply_records(
     if key is not None:
         values = [_value_of(records[i], key.name) for i in pending]
         repeated = {pending[i] for i in duplicate_keys_in_request(key, values)}
+    if key is not None:
+        # An upsert's distinct keys are applied together: one lookup, one insert (see upsert_many).
+        together = [i for i in pending if i not in repeated]
+        rows = [(_value_of(records[i], key.name), records[i]) for i in together]
+        for index, result in zip(together, upsert_many(org, obj, key, rows) if rows else [], strict=True):
+            if isinstance(result, SalesforceError):
+                given = records[index].get("Id")
+                outcomes[index] = RecordOutcome(str(given) if isinstance(given, str) else "", error=result)
+            else:
+                outcomes[index] = RecordOutcome(result[0], result[1])
+        pending = [i for i in pending if i in repeated]
     for index in pending:
         record: dict[str, Any] = records[index]  # type: ignore[assignment]
         try:

@@ -4,6 +4,7 @@
 - ``Account.IsPersonAccount`` from the record type;
 - ``Case.IsClosed`` from Status, and ``Case.ClosedDate`` stamped when a case closes
   (kept if the client set it: the org allows audit fields on create);
+- a new Knowledge article version: a ``Draft``, version 1, the latest version;
 - picklist and checkbox defaults, auto-numbers;
 - ``Order.StatusCode`` from Status and ``ActivatedDate`` when an order activates;
   ``OrderItem.TotalPrice`` (Quantity x UnitPrice); values copied from parents
@@ -86,6 +87,11 @@ def derive(obj: SObject, row: dict[str, Any], previous: dict[str, Any] | None, n
             row["ActivatedDate"] = now
         if row.get("TotalAmount") is None and obj.field("TotalAmount") is not None:
             row["TotalAmount"] = 0
+    if previous is None and obj.name.endswith("__kav") and obj.field("PublishStatus") is not None:
+        # A new article version is a draft (the describe's default), version 1, the latest.
+        row["PublishStatus"] = row.get("PublishStatus") or "Draft"
+        row.setdefault("VersionNumber", 1)
+        row.setdefault("IsLatestVersion", True)
     if obj.name == "OrderItem" and obj.field("TotalPrice") is not None:
         quantity, price = row.get("Quantity"), row.get("UnitPrice")
         row["TotalPrice"] = quantity * price if quantity is not None and price is not None else None

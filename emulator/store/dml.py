@@ -477,6 +477,42 @@ def delete(org: Org, object_name: str, record_id: str) -> None:
             _soft_delete(org, obj, [current["Id"]], deleted=True)
 
 
+def delete_many(org: Org, object_name: str, record_ids: list[str]) -> list[SalesforceError | None]:
+    """:func:`delete` for many records of one object, in one write; per Id, None or the error
+    :func:`delete` would raise (an Id named twice is deleted once, then ENTITY_IS_DELETED)."""
+    obj = org.sobject(object_name)
+    if not obj.deletable:
+        error = SalesforceError("INSUFFICIENT_ACCESS_OR_READONLY", "insufficient access rights on object id")
+        return [error] * len(record_ids)
+    canonical = [ids.normalize(r) if isinstance(r, str) else None for r in record_ids]
+    wanted = sorted({c for c in canonical if c and c.startswith(obj.keyPrefix or "\0")})
+    results: list[SalesforceError | None] = []
+    with org.lock:
+        state = {}
+        if wanted:
+            deleted = 'coalesce("IsDeleted", false)' if obj.field("IsDeleted") is not None else "false"
+            state = dict(
+                org.con.execute(
+                    f'SELECT "Id", {deleted} FROM {org.table_sql(obj.name)} WHERE "Id" IN (SELECT unnest(?::VARCHAR[]))',
+                    [wanted],
+                ).fetchall()
+            )
+        chosen: list[str] = []
+        for record_id in canonical:
+            if record_id is None or record_id not in state:
+                results.append(not_found())
+            elif state[record_id]:
+                results.append(entity_is_deleted())
+            else:
+                state[record_id] = True
+                chosen.append(record_id)
+                results.append(None)
+        if chosen:
+            with org.transaction():
+                _soft_delete(org, obj, chosen, deleted=True)
+    return results
+
+
 def undelete(org: Org, object_name: str, record_id: str) -> None:
     """Restore a record from the recycle bin (UNDELETE_FAILED when it is not there)."""
     obj = org.sobject(object_name)

@@ -180,7 +180,7 @@ def is_parent_reference(obj: SObject, key: str, value: Any) -> bool:
 
 
 def resolve_parent_reference(
-    org: Org, obj: SObject, key: str, value: dict[str, Any]
+    org: Org, obj: SObject, key: str, value: dict[str, Any], known: dict | None = None
 ) -> tuple[str, str | None]:
     """``("AccountId", "001...")`` for ``key="Account"``, ``value={"Ext__c": "A-1"}``.
 
@@ -211,7 +211,7 @@ def resolve_parent_reference(
         )
     if key_value is None:
         return reference.name, None
-    matches = find_by_external_id(org, target, field, key_value)
+    matches = _parents(org, target, field, key_value, known)
     if not matches:
         shown = key_value if isinstance(key_value, str) else str(key_value)
         raise SalesforceError(
@@ -232,15 +232,142 @@ def _key_field(targets: list[SObject], name: str) -> tuple[SObject, Field | None
     return targets[0], None
 
 
-def with_parent_ids(org: Org, obj: SObject, values: dict[str, Any]) -> dict[str, Any]:
-    """``values`` with every parent reference by external id replaced by the parent's Id."""
+def with_parent_ids(
+    org: Org, obj: SObject, values: dict[str, Any], known: dict | None = None
+) -> dict[str, Any]:
+    """``values`` with every parent reference by external id replaced by the parent's Id
+    (``known``: parents already looked up by :func:`parent_lookups`)."""
     if not any(is_parent_reference(obj, k, v) for k, v in values.items()):
         return values
     out: dict[str, Any] = {}
     for k, v in values.items():
         if is_parent_reference(obj, k, v):
-            field_name, record_id = resolve_parent_reference(org, obj, k, v)
+            field_name, record_id = resolve_parent_reference(org, obj, k, v, known)
             out[field_name] = record_id
         else:
             out[k] = v
     return out
+
+
+def parent_lookups(org: Org, obj: SObject, rows: list[dict[str, Any]]) -> dict:
+    """The parents that ``rows`` name by a text external id, found with one query per parent key
+    field instead of one per row: ``{(object, field): {match key: [Ids]}}`` for
+    :func:`with_parent_ids`. Polymorphic references are left to the one-by-one lookup."""
+    wanted: dict[tuple[str, str], set[str]] = {}
+    for row in rows:
+        for k, v in row.items():
+            if not is_parent_reference(obj, k, v):
+                continue
+            reference = obj.parent_relationship(k)
+            named = [(name, value) for name, value in v.items() if name != "attributes"]
+            if len(reference.referenceTo) != 1 or len(named) != 1 or not isinstance(named[0][1], str):
+                continue
+            target = org.schema.get(reference.referenceTo[0])
+            f = target.field(named[0][0]) if target is not None else None
+            if f is not None and f.externalId and f.type in _TEXT_TYPES:
+                wanted.setdefault((target.name, f.name), set()).add(named[0][1])
+    return {
+        (name, field_name): find_many_by_external_id(
+            org, org.schema.get(name), org.schema.get(name).field(field_name), sorted(values)
+        )
+        for (name, field_name), values in wanted.items()
+    }
+
+
+def _parents(org: Org, target: SObject, field: Field, value: Any, known: dict | None) -> list[str]:
+    found = (known or {}).get((target.name, field.name))
+    if found is not None and isinstance(value, str):
+        return found.get(external_id_match_key(field, value), [])
+    return find_by_external_id(org, target, field, value)
+
+
+def external_id_match_key(key: Field, value: Any) -> Any:
+    """What :func:`find_many_by_external_id` keys its answer by: the value, lower-cased where matching ignores case."""
+    return str(value).lower() if matches_ignoring_case(key) else value
+
+
+def find_many_by_external_id(org: Org, obj: SObject, key: Field, values: list[Any]) -> dict[Any, list[str]]:
+    """Live records whose ``key`` is one of ``values``: match key -> Ids (see :func:`find_by_external_id`)."""
+    if not values:
+        return {}
+    column = quote(key.name)
+    live = ' AND NOT coalesce("IsDeleted", false)' if obj.field("IsDeleted") is not None else ""
+    if matches_ignoring_case(key):
+        where, params = f"lower({column}) IN (SELECT lower(unnest(?::VARCHAR[])))", [[str(v) for v in values]]
+        select = f"lower({column})"
+    else:
+        where, params = f"{column} IN (SELECT unnest(?))", [values]
+        select = column
+    found: dict[Any, list[str]] = {}
+    with org.lock:
+        rows = org.con.execute(
+            f'SELECT {select}, "Id" FROM {org.table_sql(obj.name)} WHERE {where}{live} ORDER BY "Id"', params
+        ).fetchall()
+    for match, record_id in rows:
+        found.setdefault(match, []).append(record_id)
+    return found
+
+
+def upsert_many(
+    org: Org, obj: SObject, key: Field, rows: list[tuple[Any, dict[str, Any]]]
+) -> list[tuple[str, bool] | SalesforceError]:
+    """:func:`upsert_one` for many ``(key value, values)`` rows, with the same result per row: the
+    matches and the parents named by external id are found with one query each and the new
+    records created with one insert (a collection or a Bulk job of 200 new records is one write,
+    not 200). Upserts keyed on ``Id``, and rows sharing a key (which callers refuse with
+    DUPLICATE_VALUE before coming here), go one by one."""
+    if key.name == "Id" or duplicate_keys_in_request(key, [value for value, _ in rows]):
+        return [_upsert_or_error(org, obj, key, value, values) for value, values in rows]
+    from emulator.store.dml import required_missing
+
+    results: list[tuple[str, bool] | SalesforceError | None] = [None] * len(rows)
+    with org.lock:
+        known = parent_lookups(org, obj, [values for _, values in rows])
+        resolved: dict[int, dict[str, Any]] = {}
+        typed: dict[int, Any] = {}
+        for index, (value, values) in enumerate(rows):
+            if value is None:
+                results[index] = required_missing([key.name])
+                continue
+            try:
+                resolved[index] = with_parent_ids(org, obj, values, known)
+            except SalesforceError as exc:
+                results[index] = exc
+                continue
+            try:
+                typed[index] = coerce(key, value)
+            except SalesforceError:
+                typed[index] = None  # matches nothing; the insert reports the value's own error
+        found = find_many_by_external_id(org, obj, key, [v for v in typed.values() if v is not None])
+        inserts: list[int] = []
+        for index, value in typed.items():
+            matches = found.get(external_id_match_key(key, value), []) if value is not None else []
+            if len(matches) > 1:
+                results[index] = duplicate_external_id(key, matches)
+            elif matches:
+                changes = {
+                    k: v for k, v in resolved[index].items() if k.lower() not in ("id", key.name.lower())
+                }
+                try:
+                    org.update(obj.name, matches[0], changes)
+                    results[index] = (matches[0], False)
+                except SalesforceError as exc:
+                    results[index] = exc
+            else:
+                inserts.append(index)
+        if inserts:
+            new_rows = [{k: v for k, v in resolved[i].items() if k.lower() != "id"} for i in inserts]
+            try:
+                created: list[Any] = org.insert_many(obj.name, new_rows)
+            except SalesforceError as exc:
+                created = [exc] * len(inserts)
+            for index, outcome in zip(inserts, created, strict=True):
+                results[index] = outcome if isinstance(outcome, SalesforceError) else (outcome, True)
+    return results  # type: ignore[return-value]
+
+
+def _upsert_or_error(org: Org, obj: SObject, key: Field, value: Any, values: dict[str, Any]):
+    try:
+        return upsert_one(org, obj, key, value, values)
+    except SalesforceError as exc:
+        return exc

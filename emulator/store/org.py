@@ -198,7 +198,9 @@ class Org:
             raise NotAnOrgFile(f"{path} is not a crmarena-sf org file ({reason})") from None
         profile = rows.get("profile", "crmarena")
         extra = tuple(json.loads(rows.get("extra_describe_dirs", "[]")))
-        schema = load_schema(profile, extra)
+        from emulator.store.schema_changes import SAVED_KEY, saved_schema
+
+        schema = saved_schema(load_schema(profile, extra), rows.get(SAVED_KEY))
         org = cls(connection, catalog, schema, profile, clock, rows.get("timezone", "UTC"), str(path))
         org.read_only = read_only
         if not read_only:

@@ -6,13 +6,15 @@ a dataset, an ``Org`` object) gets, by :func:`extend_org`, what a real org shows
 objects and fields are deployed to it (Metadata API Developer Guide, "CustomObject" and
 "CustomField"): a table for each object it had none for, empty; a column for each stored
 field a table lacks, empty on every existing record; a RecordType row for each record type
-it lacks. Nothing is ever dropped or changed, so extending twice with the same documents is
-a no-op. In a fork, a table that gains a column is first copied out of the parent
+it lacks; the changed describe documents are kept in the org's settings, as a Metadata API
+change is (:mod:`emulator.store.schema_changes`, which adds one object or field at a time).
+Nothing is ever dropped or changed, so extending twice with the same documents is a no-op. In a fork, a table that gains a column is first copied out of the parent
 (copy-on-write), so the parent and its other forks never see the change.
 """
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from emulator.store.ddl import column_type, create_table_sql, quote
@@ -25,8 +27,14 @@ _CACHES_OF_THE_OLD_SCHEMA = ("rest.describe", "sosl.index")
 """Per-org caches built from the schema: serialised describes, and which objects the search index holds."""
 
 
-def extend_org(org: Org, schema: Schema) -> None:
-    """Give ``org`` the tables, columns and record types of ``schema`` (a superset of its own) and switch to it."""
+def extend_org(org: Org, schema: Schema, changed: frozenset[str] | set[str]) -> None:
+    """Give ``org`` the tables, columns and record types of ``schema`` (a superset of its own) and switch to it.
+
+    ``changed`` names the objects whose documents differ from the org's: they are kept in the
+    org's settings the way :mod:`emulator.store.schema_changes` keeps a Metadata API change, so an
+    org file (or a fork saved to one) opens with them again.
+    """
+    from emulator.store.schema_changes import SAVED_KEY
     from emulator.store.seed import add_record_types
 
     if schema is org.schema:
@@ -46,11 +54,24 @@ def extend_org(org: Org, schema: Schema) -> None:
                     org.con.execute(
                         f"ALTER TABLE {quote(obj.name)} ADD COLUMN {quote(f.name)} {column_type(f)}"
                     )
-        add_record_types(org, list(schema))
+        add_record_types(org, [schema.get(name) for name in sorted(changed)])
+        _save_documents(org, {name: schema.get(name).model_dump() for name in changed}, SAVED_KEY)
     org.schema = schema  # once the tables are there for good (a failed transaction leaves the old schema)
     for key in _CACHES_OF_THE_OLD_SCHEMA:
         org.cache.pop(key, None)
     _index_new_objects(org)
+
+
+def _save_documents(org: Org, docs: dict[str, dict], key: str) -> None:
+    """Merge ``docs`` into the describe documents the org's settings row ``key`` holds."""
+    from emulator.store.org import META_TABLE
+
+    row = org.con.execute(f"SELECT value FROM {org.table_sql(META_TABLE)} WHERE key = ?", [key]).fetchone()
+    saved = json.loads(row[0]) if row else {}
+    saved.update(docs)
+    org.before_write(META_TABLE)
+    org.con.execute(f"DELETE FROM {quote(META_TABLE)} WHERE key = ?", [key])
+    org.con.execute(f"INSERT INTO {quote(META_TABLE)} VALUES (?, ?)", [key, json.dumps(saved)])
 
 
 def ensure_tables(org: Org) -> None:
@@ -66,23 +87,6 @@ def ensure_tables(org: Org) -> None:
     with org.lock, org.transaction():
         for obj in missing:
             org.con.execute(create_table_sql(obj))
-
-
-def remember_describe_dirs(org: Org, dirs: tuple[str, ...]) -> None:
-    """Record ``dirs`` in the org's settings, where :meth:`Org.open` finds the describes an org was made with."""
-    import json
-
-    from emulator.store.org import META_TABLE
-
-    with org.lock, org.transaction():
-        row = org.con.execute(f"SELECT value FROM {META_TABLE} WHERE key = 'extra_describe_dirs'").fetchone()
-        known = json.loads(row[0]) if row else []
-        wanted = [*known, *[d for d in dirs if d not in known]]
-        if wanted == known:
-            return
-        org.before_write(META_TABLE)
-        org.con.execute(f"DELETE FROM {META_TABLE} WHERE key = 'extra_describe_dirs'")
-        org.con.execute(f"INSERT INTO {META_TABLE} VALUES ('extra_describe_dirs', ?)", [json.dumps(wanted)])
 
 
 def _index_new_objects(org: Org) -> None:

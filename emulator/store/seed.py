@@ -2,7 +2,9 @@
 
 The admin user (the running user of every request), the standard profiles, the
 record types the metadata declares (Account's Person Account and Business Account),
-the standard price book (``IsStandard = true``) and the Organization row. Ids are fixed,
+the standard price book (``IsStandard = true``), the Organization row and the user
+licences of a Developer Edition org (two ``Salesforce`` licences, one used by the admin,
+and three ``Salesforce Platform`` ones). Ids are fixed,
 so every new org is identical. Objects missing from the schema are skipped.
 """
 
@@ -26,6 +28,8 @@ SYSTEM_ADMINISTRATOR_PROFILE_ID = ids.make_id("00e", 1)
 STANDARD_USER_PROFILE_ID = ids.make_id("00e", 2)
 STANDARD_PRICEBOOK_ID = ids.make_id("01s", 1)
 ADMIN_USERNAME = "admin@crmarena-sf.example.com"
+USER_LICENSES = (("Salesforce", "SFDC", 2, 1), ("Salesforce Platform", "AUL", 3, 0))
+"""(Name, LicenseDefinitionKey, TotalLicenses, UsedLicenses) of a new Developer Edition org."""
 
 
 def seed_new_org(org: Org) -> None:
@@ -115,6 +119,21 @@ def seed_new_org(org: Org) -> None:
         "Pricebook2",
         {"Id": STANDARD_PRICEBOOK_ID, "Name": "Standard Price Book", "IsActive": True, "IsStandard": True},
     )
+    for number, (name, key, total, used) in enumerate(USER_LICENSES, start=1):
+        _add(
+            org,
+            "UserLicense",
+            {
+                "Id": ids.make_id("100", number),
+                "Name": name,
+                "MasterLabel": name,
+                "LicenseDefinitionKey": key,
+                "TotalLicenses": total,
+                "UsedLicenses": used,
+                "UsedLicensesLastUpdated": ORG_CREATED,
+                "Status": "Active",
+            },
+        )
     org.refresh_counters()
 
 

@@ -12,7 +12,6 @@ from typing import Any
 
 from tasks.agents.llm import ChatModel
 from tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Episode, clip
-from tasks.agents.prompts import system_prompt, task_message
 from tasks.org_client import OrgClient
 from tasks.records import TaskRecord
 from tasks.tools import call_tool
@@ -34,14 +33,7 @@ class FunctionCallingAgent:
 
     def run(self, task: TaskRecord, sf: Any):
         client = OrgClient(sf)
-        episode = Episode(
-            self.model,
-            [
-                {"role": "system", "content": system_prompt(self.name)},
-                {"role": "user", "content": task_message(task)},
-            ],
-            self.max_turns,
-        )
+        episode = Episode.for_task(self.model, self.name, task, self.max_turns)
         while episode.turns_left():
             reply = episode.ask(TOOL_SCHEMAS)
             calls = list(getattr(reply, "tool_calls", None) or [])

@@ -38,6 +38,17 @@ class Episode:
     answer: str | None = None
     answered: bool = False
 
+    @classmethod
+    def for_task(cls, model: ChatModel, style: str, task, max_turns: int) -> Episode:
+        """A new episode: the style's system prompt, then the task message."""
+        from tasks.agents.prompts import system_prompt, task_message
+
+        messages = [
+            {"role": "system", "content": system_prompt(style)},
+            {"role": "user", "content": task_message(task)},
+        ]
+        return cls(model, messages, max_turns)
+
     def turns_left(self) -> bool:
         return not self.answered and self.turns < self.max_turns
 

@@ -13,7 +13,6 @@ from typing import Any
 
 from tasks.agents.llm import ChatModel
 from tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Episode, clip
-from tasks.agents.prompts import system_prompt, task_message
 from tasks.observation import observation, run_query
 from tasks.records import TaskRecord
 
@@ -38,14 +37,7 @@ class TextActionAgent:
         return {"agent": self.name, **self.model.settings(), "max_turns": self.max_turns}
 
     def run(self, task: TaskRecord, sf: Any):
-        episode = Episode(
-            self.model,
-            [
-                {"role": "system", "content": system_prompt(self.name)},
-                {"role": "user", "content": task_message(task)},
-            ],
-            self.max_turns,
-        )
+        episode = Episode.for_task(self.model, self.name, task, self.max_turns)
         while episode.turns_left():
             reply = episode.ask()
             text = (getattr(reply, "content", None) or "").strip()

@@ -1,0 +1,190 @@
+"""Changing a live org's schema: a new custom object, a new custom field on any object.
+
+What a real org does when the Metadata API creates a component (Metadata API Developer Guide,
+"CustomObject" and "CustomField"; Object Reference, "Custom Objects"): a custom object gets
+the standard fields every custom object has (Id, OwnerId, IsDeleted, Name, the audit fields,
+LastViewedDate, LastReferencedDate) and a key prefix of its own; a custom field appears in
+the object's describe, in SOQL and in SOSL at once, empty on every existing record; a lookup
+adds a child relationship (``<relationshipName>__r``) to the parent it points at.
+
+Every transport calls these functions (the SOAP Metadata API in :mod:`emulator.rest.metadata_api`
+today), so the change lives in the store: the org gets a new :class:`~metadata.model.Schema`
+(schemas are shared between orgs and never mutated), its tables gain the table or column (a
+fork reading the table through its parent gets its own copy first), and the describe documents
+of every changed object are kept in the org's settings table so that :func:`saved_schema`
+gives them back when the org file is reopened.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import string
+from typing import TYPE_CHECKING, Any
+
+from emulator.errors import SalesforceError
+from emulator.store.ddl import column_type, create_table_sql, quote
+from metadata.build import build_describes
+from metadata.model import Schema, SObject
+from metadata.spec import expand_field, sobject
+from metadata.specs._common import custom_object_scopes, custom_object_standard_fields
+
+if TYPE_CHECKING:
+    from emulator.store.org import Org
+
+SAVED_KEY = "schema_changes"
+"""Key of the org settings row holding the describe documents of every object changed since creation."""
+
+_PREFIX_CHARACTERS = string.digits + string.ascii_uppercase + string.ascii_lowercase
+_CACHES_OF_THE_OLD_SCHEMA = ("rest.describe", "sosl.index")
+"""Per-org caches built from the schema: the describe bodies, and which objects the search index holds."""
+
+
+def duplicate_name(message: str) -> SalesforceError:
+    return SalesforceError("DUPLICATE_DEVELOPER_NAME", message, [])
+
+
+def add_custom_object(
+    org: Org, name: str, label: str, plural_label: str, name_field: dict[str, Any]
+) -> SObject:
+    """Create custom object ``name`` (``X__c``) whose Name field is ``name_field`` (a field spec:
+    ``{"type": "string", "label": ..., "length": 80}`` or an auto-number); returns its describe.
+
+    DUPLICATE_DEVELOPER_NAME when the org has an object of that name.
+    """
+    if org.schema.get(name) is not None:
+        raise duplicate_name(f"There is already a Custom Object named {name}.")
+    if not name.endswith("__c") or len(name) <= 3:
+        raise SalesforceError(
+            "FIELD_INTEGRITY_EXCEPTION", f"Invalid custom object name: {name}", ["fullName"]
+        )
+    spec_name = {"name": "Name", "nameField": True, **name_field}
+    spec = sobject(
+        name,
+        label,
+        plural_label,
+        _free_key_prefix(org.schema),
+        scopes=custom_object_scopes(plural_label),
+        fields=custom_object_standard_fields(spec_name),
+    )
+    doc = build_describes([spec])[name]
+    # Every custom object can be owned by users and queues and points at the User table.
+    _replace(org, {name: doc}, new_tables=[name])
+    return org.schema.get(name)
+
+
+def add_custom_field(org: Org, object_name: str, spec: dict[str, Any]) -> SObject:
+    """Add the field ``spec`` (a :func:`metadata.spec.field` dict; a reference names ``to`` and the
+    parent's ``child`` relationship name) to ``object_name``; returns the object's new describe.
+
+    DUPLICATE_DEVELOPER_NAME when the object has the field; INVALID_CROSS_REFERENCE_KEY when the
+    object, or a lookup's target, does not exist.
+    """
+    obj = org.schema.get(object_name)
+    if obj is None:
+        raise SalesforceError(
+            "INVALID_CROSS_REFERENCE_KEY",
+            f"In field: fullName - no CustomObject named {object_name} found",
+            [],
+        )
+    if obj.field(spec["name"]) is not None:
+        raise duplicate_name(f"There is already a field named {spec['name']} on {obj.label}.")
+    changed: dict[str, dict] = {}
+    described = expand_field(spec)
+    doc = _document(org, obj.name, changed)
+    doc["fields"].append(described)
+    for target_name in described["referenceTo"]:
+        target = org.schema.get(target_name)
+        if target is None:
+            raise SalesforceError(
+                "INVALID_CROSS_REFERENCE_KEY",
+                f"In field: referenceTo - no CustomObject named {target_name} found",
+                [],
+            )
+        parent = _document(org, target.name, changed)
+        parent["childRelationships"].append(
+            {
+                "cascadeDelete": False,
+                "childSObject": obj.name,
+                "deprecatedAndHidden": False,
+                "field": described["name"],
+                "junctionIdListNames": [],
+                "junctionReferenceTo": [],
+                "relationshipName": spec.get("child"),
+                "restrictedDelete": False,
+            }
+        )
+        parent["childRelationships"].sort(key=lambda r: (r["childSObject"], r["field"]))
+    _replace(org, changed, new_columns=[(obj.name, described["name"])])
+    return org.schema.get(obj.name)
+
+
+def saved_schema(schema: Schema, saved: str | None) -> Schema:
+    """``schema`` with the describe documents a changed org saved (the settings row's JSON) in place."""
+    if not saved:
+        return schema
+    docs = json.loads(saved)
+    kept = [obj for obj in schema if obj.name not in docs]
+    return Schema(kept + [SObject.model_validate(doc) for doc in docs.values()])
+
+
+# ---------------------------------------------------------------------------- internals
+def _document(org: Org, name: str, changed: dict[str, dict]) -> dict:
+    """The describe document of ``name`` being changed (a deep copy of the current one)."""
+    if name not in changed:
+        changed[name] = copy.deepcopy(org.schema.get(name).model_dump())
+    return changed[name]
+
+
+def _free_key_prefix(schema: Schema) -> str:
+    """The first unused custom-object key prefix (``a00``, ``a01`` ... as a new org hands them out)."""
+    taken = {obj.keyPrefix for obj in schema}
+    for second in _PREFIX_CHARACTERS:
+        for third in _PREFIX_CHARACTERS:
+            prefix = f"a{second}{third}"
+            if prefix not in taken:
+                return prefix
+    raise SalesforceError("LIMIT_EXCEEDED", "maximum number of custom objects reached", [])
+
+
+def _replace(
+    org: Org,
+    docs: dict[str, dict],
+    *,
+    new_tables: list[str] = (),
+    new_columns: list[tuple[str, str]] = (),
+) -> None:
+    """Install ``docs`` (complete describe documents) in the org: schema, tables, saved settings, caches."""
+    from emulator.store.org import META_TABLE
+
+    objects = {name: SObject.model_validate(doc) for name, doc in docs.items()}
+    schema = Schema([obj for obj in org.schema if obj.name not in objects] + list(objects.values()))
+    with org.lock, org.transaction():
+        for name in new_tables:
+            org.con.execute(create_table_sql(objects[name]))
+        for table, column in new_columns:
+            org.before_write(table)
+            f = objects[table].field(column)
+            org.con.execute(f"ALTER TABLE {quote(table)} ADD COLUMN {quote(f.name)} {column_type(f)}")
+        org.before_write(META_TABLE)
+        row = org.con.execute(f"SELECT value FROM {META_TABLE} WHERE key = ?", [SAVED_KEY]).fetchone()
+        saved = json.loads(row[0]) if row else {}
+        saved.update(docs)
+        org.con.execute(f"DELETE FROM {META_TABLE} WHERE key = ?", [SAVED_KEY])
+        org.con.execute(f"INSERT INTO {META_TABLE} VALUES (?, ?)", [SAVED_KEY, json.dumps(saved)])
+        org.schema = schema
+        for key in _CACHES_OF_THE_OLD_SCHEMA:
+            org.cache.pop(key, None)
+        _refresh_search_index(org, [table for table, _ in new_columns])
+
+
+def _refresh_search_index(org: Org, grown: list[str]) -> None:
+    """Keep SOSL in step: a new object joins an existing index at once, and the index of an
+    object that gained a field is rebuilt (the index holds an object's searchable fields by name)."""
+    from emulator.sosl import index
+
+    if index.META_TABLE not in org.table_names():
+        return  # no search yet: the first one builds every object from the new schema
+    index.ensure_index(org)
+    for name in grown:
+        org.notify(name, [], index.LOAD_KIND)
