@@ -16,7 +16,12 @@ so a copy of the tokens held in memory can be shared by every org reading that s
 Life cycle. :func:`ensure_index` builds the index on an org's first search and registers
 :func:`on_change` in ``org.listeners``; from then on every insert, update, delete and
 undelete updates the index inside the write's transaction, and a bulk load (kind
-``"load"``) rebuilds the object. Listeners and tables pass to forks (tables copy-on-write,
+``"load"``) rebuilds the object. In an org that lives in memory (a fork, a new org) a write
+only notes its records in ``_sf_search_pending(object, record_id)``, in the same transaction,
+and the next :func:`ensure_index` (every search calls it first) indexes everything noted in
+one batch: a search still sees every write before it, and a write no longer pays for
+tokenising (half of a record write's cost). The note is a table, so a fork sees its parent's
+notes and catches up for itself (copy-on-write, like the token tables). Listeners and tables pass to forks (tables copy-on-write,
 read through ``org.table_sql``), so a fork of an indexed org never rebuilds anything; the
 per-org ``org.cache`` only remembers that the tables exist. An org reopened from a file
 has the tables but not the listener, and may have been written since it was opened: its
@@ -61,6 +66,9 @@ META_TABLE = "_sf_search_meta"
 TOKENS_PREFIX = "_sf_search_tokens_"
 DOCS_PREFIX = "_sf_search_docs_"
 LOAD_KIND = "load"
+PENDING_TABLE = "_sf_search_pending"
+PENDING_KEY = "sosl.pending"
+"""``org.cache`` flag: True once a write noted records, False once caught up (absent: look at the table)."""
 STAGE_TABLE = "_sf_search_stage"
 """A temporary table (per connection, outside the org's catalog) holding a full build's token lists."""
 
@@ -102,6 +110,7 @@ def ensure_index(org: Org, progress: ProgressFactory | None = None) -> IndexStat
     """
     state = org.cache.get(CACHE_KEY)
     if state is not None and state.objects:
+        _catch_up(org, state)
         return state
     with org.lock:
         state = _discover(org)
@@ -120,6 +129,7 @@ def ensure_index(org: Org, progress: ProgressFactory | None = None) -> IndexStat
         if not listening:
             org.listeners.append(on_change)
         org.cache[CACHE_KEY] = state
+        _catch_up(org, state)
         return state
 
 
@@ -131,12 +141,16 @@ def on_change(org: Org, object_name: str, record_ids: list[str], kind: str) -> N
     if object_name not in state.objects:
         return
     obj = org.schema.get(object_name)
-    _bump(org, object_name)
     if kind == LOAD_KIND:
+        _bump(org, object_name)
         build_objects(org, [obj])
         return
     if not record_ids:
         return
+    if org.path is None:
+        _note(org, object_name, record_ids)
+        return
+    _bump(org, object_name)
     if kind in ("update", "delete"):
         _unindex(org, obj, record_ids)
     if kind in ("insert", "update", "undelete"):
@@ -240,6 +254,54 @@ def generation(org: Org, object_name: str) -> int:
 def _bump(org: Org, object_name: str) -> None:
     generations = org.cache.setdefault(GENERATION_KEY, {})
     generations[object_name] = generations.get(object_name, 0) + 1
+
+
+# ---------------------------------------------------------------------------- deferred (in-memory orgs)
+def _note(org: Org, object_name: str, record_ids: list[str]) -> None:
+    """Remember that ``record_ids`` changed (inside the write's transaction: a rollback forgets them too)."""
+    org.before_write(PENDING_TABLE)  # a fork reading its parent's notes copies them first
+    if not org.cache.get(PENDING_TABLE):
+        if PENDING_TABLE in org.table_names():
+            org.cache[PENDING_TABLE] = (
+                True  # known to exist for good (one made in this write could roll back)
+            )
+        else:
+            org.con.execute(f"CREATE TABLE {PENDING_TABLE} (object VARCHAR, record_id VARCHAR)")
+    org.con.execute(
+        f"INSERT INTO {PENDING_TABLE} SELECT ?, unnest(?::VARCHAR[])", [object_name, list(record_ids)]
+    )
+    org.cache[PENDING_KEY] = True
+
+
+def _catch_up(org: Org, state: IndexState) -> None:
+    """Index the records writes noted since the last catch-up, one batch per object."""
+    if org.cache.get(PENDING_KEY) is False or org.read_only:
+        return
+    with org.lock:
+        try:
+            noted = org.con.execute(
+                f"SELECT object, list(DISTINCT record_id ORDER BY record_id) FROM {org.table_sql(PENDING_TABLE)} "
+                "GROUP BY object ORDER BY object"
+            ).fetchall()
+        except duckdb.CatalogException:  # nothing was ever noted here
+            noted = []
+        if noted:
+            with org.transaction():
+                for object_name, record_ids in noted:
+                    obj = org.schema.get(object_name)
+                    if obj is None or object_name not in state.objects:
+                        continue
+                    _bump(org, object_name)
+                    _unindex(org, obj, record_ids)
+                    _index(org, obj, record_ids)
+                    org.before_write(META_TABLE)
+                    org.con.execute(
+                        f"UPDATE {META_TABLE} SET version = ? WHERE object = ?",
+                        [uuid.uuid4().hex, object_name],
+                    )
+                org.before_write(PENDING_TABLE)
+                org.con.execute(f"DELETE FROM {PENDING_TABLE}")
+        org.cache[PENDING_KEY] = False
 
 
 # ---------------------------------------------------------------------------- incremental
