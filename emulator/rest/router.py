@@ -9,8 +9,10 @@ resources declared by the modules in :data:`RESOURCE_MODULES`), ``/services/asyn
 the SOAP header). Every data call needs a session the router issued
 (``Authorization: Bearer <sid>``, or ``X-SFDC-Session`` as Bulk API 1.0 clients send it);
 without one the answer is 401 ``INVALID_SESSION_ID``, the only code on which
-simple-salesforce logs in again. Each call runs under the org's lock, so concurrent clients
-never interleave a multi-statement write; every error ends as Salesforce's JSON array. A
+simple-salesforce logs in again. Each call that writes runs under the org's lock, so concurrent
+clients never interleave a multi-statement write; reads (queries, describes, record GETs) run
+beside them on a committed snapshot of their own (:meth:`Org.reading`); every error ends as
+Salesforce's JSON array. A
 compressed body (``Content-Encoding: gzip``/``deflate``) is decompressed before anything reads it.
 """
 
@@ -85,6 +87,22 @@ _SOAP_METADATA = re.compile(r"^/services/Soap/m/[^/]+(?:/.*)?$", re.IGNORECASE)
 _IDENTITY = re.compile(r"^/(?:id/[^/]+/[^/]+|services/oauth2/userinfo)/?$", re.IGNORECASE)
 
 _ROUTES: list[Route] = [route for module in RESOURCE_MODULES for route in module.ROUTES]
+
+READ_ONLY_HANDLERS = frozenset(
+    {
+        query.query,
+        query.query_all,
+        query.query_more,
+        describe.global_describe,
+        describe.describe,
+        sobjects.object_info,
+        sobjects.record,
+        sobjects.by_external_id,
+    }
+)
+"""Handlers whose GET only reads: they run beside writes on a snapshot of their own
+(:meth:`Org.reading`) instead of waiting for the org's lock. Searches are not among them (a
+search first indexes the writes before it), nor anything that keeps state (Bulk jobs ...)."""
 
 
 def all_routes() -> list[Route]:
@@ -233,6 +251,9 @@ class Router:
             if handler is None:
                 raise method_not_allowed(request.method, route)
             call = Call(request=request, org=self.org, router=self, version=version)
+            if method == "GET" and handler in READ_ONLY_HANDLERS:
+                with self.org.reading():
+                    return handler(call, **match.groupdict())
             with self.org.lock:
                 return handler(call, **match.groupdict())
         raise not_found()

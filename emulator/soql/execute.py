@@ -117,7 +117,7 @@ def remember(org: Org, cursor: Cursor) -> str:
     """A new query locator for ``cursor`` (an Id with the query locator prefix 01g)."""
     with _locator_lock:
         locator = ids.make_id("01g", next(_locator_numbers))
-    with org.lock:
+    with _locator_lock:  # not org.lock: queries may run beside each other (Org.reading)
         store: OrderedDict = org.cache.setdefault(LOCATORS_KEY, OrderedDict())
         store[locator] = cursor
         while len(store) > MAX_LOCATORS:
@@ -141,7 +141,8 @@ def next_batch(org: Org, locator: str, api_version: str) -> dict:
     position = int(tail)
     if cursor is None or position > len(cursor.rows):
         raise invalid_locator()
-    with org.lock:
-        store.move_to_end(head)
+    with _locator_lock:
+        if head in store:  # another query may have pushed it out meanwhile: it still pages
+            store.move_to_end(head)
     cursor.api_version = api_version
     return page(org, cursor, position, head)

@@ -29,6 +29,7 @@ from emulator.errors import SalesforceError
 from emulator.store import dml
 from emulator.store.ddl import create_table_sql, quote
 from emulator.store.files import FileInUse, NotAnOrgFile, WriteLock, attach, sql_string
+from emulator.store.readers import NO_LOCK, ReaderPool
 from metadata import load_schema
 from metadata.model import Schema, SObject
 
@@ -58,15 +59,20 @@ class Org:
         path: str | None = None,
     ) -> None:
         self._root = connection
-        self.con = connection.cursor()
-        self.con.execute(f"USE {quote(catalog)}")
+        self._con = connection.cursor()
+        self._con.execute(f"USE {quote(catalog)}")
         self.catalog = catalog
         self.schema = schema
         self.profile = profile
         self.clock = clock or OrgClock()
         self.timezone = timezone
         self.path = path
-        self.lock = threading.RLock()
+        self._lock = threading.RLock()
+        self._path_version = 0
+        """Bumped whenever the search path changes: read cursors configured before are out of date."""
+        self._read_pool = ReaderPool(
+            self._new_read_cursor, self._configure_cursor, lambda: self._path_version
+        )
         self.listeners: list[ChangeListener] = []
         """Called on every write; copied by :meth:`fork`, so a listener must act on the org it is given."""
         self.cache: dict[str, Any] = {}
@@ -92,6 +98,39 @@ class Org:
         """True for an org file attached read-only (:meth:`open` with ``read_only``): fork it to write."""
         self._write_lock: WriteLock | None = None
         """For an org file opened writable: takes the file for writing around each transaction."""
+
+    # ------------------------------------------------------------------ cursors and locks
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """The cursor this thread's statements run on: the org's own, or inside :meth:`reading` the thread's."""
+        reader = self._read_pool.cursor
+        return self._con if reader is None else reader
+
+    @con.setter
+    def con(self, cursor: duckdb.DuckDBPyConnection) -> None:
+        """Replace the org's own cursor (tests wrap it to record the SQL it runs)."""
+        self._con = cursor
+
+    @property
+    def lock(self) -> threading.RLock:
+        """The org's lock (writes, and reads outside :meth:`reading`); a reading thread needs none."""
+        return NO_LOCK if self._read_pool.active else self._lock  # type: ignore[return-value]
+
+    def reading(self) -> contextlib.AbstractContextManager[None]:
+        """Read one committed snapshot on a cursor of this thread's own, beside writers (see
+        :mod:`emulator.store.readers`); inside a write already, read that write's cursor instead."""
+        if self._lock._is_owned():  # this thread is writing: it must see its own uncommitted rows
+            return contextlib.nullcontext()
+        return self._read_pool.reading()
+
+    def _new_read_cursor(self) -> duckdb.DuckDBPyConnection:
+        with _root_lock:
+            return self._root.cursor()
+
+    def _configure_cursor(self, cursor: duckdb.DuckDBPyConnection) -> None:
+        cursor.execute(f"USE {quote(self.catalog)}")
+        if len(self._path) > 1:
+            cursor.execute(f"SET search_path = {sql_string(','.join(f'{c}.main' for c in self._path))}")
 
     # ------------------------------------------------------------------ life cycle
     @classmethod
@@ -280,7 +319,8 @@ class Org:
                 self._parent._children.discard(self)
             for table, owner in self._source.items():
                 owner._readers.get(table, weakref.WeakSet()).discard(self)
-            self.con.close()
+            self._read_pool.close()
+            self._con.close()
             if self.catalog.startswith("fork_"):
                 _detach(self._root, self.catalog)
             else:
@@ -320,6 +360,8 @@ class Org:
     @contextlib.contextmanager
     def transaction(self) -> Iterator[Org]:
         """All writes inside commit together or not at all (re-entrant; the outermost block decides)."""
+        if self._read_pool.active:
+            raise RuntimeError("a write inside Org.reading(): writes take the org's lock and its own cursor")
         with self.lock:
             outermost = self._depth == 0
             if outermost:
@@ -402,7 +444,8 @@ class Org:
         """
         cached = self._read_through_cache
         if cached is None or cached[0] != self.layout_version:
-            value = tuple(sorted((table, owner.catalog) for table, owner in self._source.items()))
+            # list() copies the items at once: a writer may move a table meanwhile (Org.reading)
+            value = tuple(sorted((table, owner.catalog) for table, owner in list(self._source.items())))
             cached = self._read_through_cache = (self.layout_version, value)
         return cached[1]
 
@@ -437,7 +480,8 @@ class Org:
 
     def _set_search_path(self) -> None:
         path = ",".join(f"{catalog}.main" for catalog in self._path)
-        self.con.execute(f"SET search_path = {sql_string(path)}")
+        self._con.execute(f"SET search_path = {sql_string(path)}")
+        self._path_version += 1
 
     def _drop_from_path(self, catalog: str) -> None:
         for child in list(self._children):
