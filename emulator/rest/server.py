@@ -91,7 +91,7 @@ class EmulatorServer(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-    # Headers and body go out in separate writes; without TCP_NODELAY each response waits ~40 ms
+    # Without TCP_NODELAY a response written in two parts (refusals from send_error) waits ~40 ms
     # for the client's delayed ACK (Nagle's algorithm).
     disable_nagle_algorithm = True
     server: EmulatorServer
@@ -148,9 +148,12 @@ class _Handler(BaseHTTPRequestHandler):
         for key, value in response.headers.items():
             self.send_header(key, value)
         self.send_header("Content-Length", str(len(response.body)))
-        self.end_headers()
+        # Headers and body leave in one write, so in one TLS record and one packet: end_headers()
+        # would send the headers alone first (BaseHTTPRequestHandler buffers them in _headers_buffer).
+        self._headers_buffer.append(b"\r\n")
         if self.command != "HEAD" and response.body:
-            self.wfile.write(response.body)
+            self._headers_buffer.append(response.body)
+        self.flush_headers()
 
     def _read_body(self) -> bytes | None:
         """The whole request body (Content-Length or chunked), or None once refused or abandoned.

@@ -160,6 +160,7 @@ def _reference_errors(
     """Errors for references of the wrong type, to missing or deleted records, or to a foreign record type."""
     errors: dict[int, SalesforceError] = {}
     wanted: dict[str, set[str]] = {}
+    running_user = org.user_id
     for index, row in prepared:
         for f in obj.fields:
             value = row.get(f.name)
@@ -187,6 +188,8 @@ def _reference_errors(
                     ),
                 )
                 continue
+            if value == running_user and target.name == "User":
+                continue  # the running user (stamped into audit and owner fields) is always there
             wanted.setdefault(target.name, set()).add(value)
     found: dict[str, dict[str, bool]] = {}
     for target_name, values in wanted.items():
@@ -207,6 +210,8 @@ def _reference_errors(
             if not f.is_reference or value is None or f.name == "RecordTypeId":
                 continue
             target = org.schema.object_of_id(value)
+            if value == running_user and target.name == "User":
+                continue
             state = found.get(target.name, {}).get(value)
             if state is None:
                 errors[index] = SalesforceError(
