@@ -25,15 +25,14 @@ from emulator.soql.errors import (
     no_such_column,
     unsupported_type,
 )
+from emulator.soql.functions import function_of
+from emulator.soql.functions.registry import ARGUMENT, GROUP_BY, HAVING, ORDER_BY, SELECT, WHERE
 from emulator.soql.nodes import FieldPath, offset_of
 from emulator.soql.resolve import NAME_ENTITY_FIELDS, JoinNode, JoinTree, ResolvedField
 from metadata.model import Field, Schema, SObject
 
 MAX_OFFSET = 2000
 FIELDS_MACRO_LIMIT = 200
-AGGREGATE_TYPES = (exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max)
-WRAPPING_FUNCTIONS = ("TOLABEL", "FORMAT", "CONVERTCURRENCY")
-"""Functions of a non-aggregate select list that keep the field's key (``toLabel(Status)`` -> ``Status``)."""
 
 
 # ---------------------------------------------------------------------------- binding
@@ -140,16 +139,15 @@ class _Binder:
                     self.add_field(bound, FieldItem(resolved, resolved.field.name, resolved.names), node)
                 continue
             # a function call
-            name = node.name.upper() if isinstance(node, exp.Anonymous) else type(node).__name__.upper()
-            self.function(node, bound)
-            if not bound.aggregate and isinstance(node, exp.Anonymous) and name in WRAPPING_FUNCTIONS:
+            spec = self.function(node, bound, SELECT)
+            if not bound.aggregate and spec.keeps_field_key:
                 inner = node.expressions[0] if node.expressions else None
                 if not isinstance(inner, FieldPath):
                     raise malformed("unexpected token: '('", offset_of(node))
                 resolved = inner.meta["resolved"]
                 key = alias or resolved.field.name
                 self.add_field(
-                    bound, FieldItem(resolved, key, resolved.names if alias is None else (), name), node
+                    bound, FieldItem(resolved, key, resolved.names if alias is None else (), node), node
                 )
                 continue
             if not bound.aggregate:
@@ -214,25 +212,25 @@ class _Binder:
         return TypeOfItem(target.names[-1] if target.names else path.text, target, branches, default)
 
     # ------------------------------------------------------------------ functions
-    def function(self, node: exp.Expression, bound: BoundQuery) -> None:
-        """Resolve the field paths inside a function call and check what it is applied to."""
-        for path in node.find_all(FieldPath):
-            resolved = bound.joins.resolve(path.expressions, self.schema)
-            path.meta["resolved"] = resolved
-        if isinstance(node, (exp.Sum, exp.Avg)):
-            f = _field_of(node)
-            if f is not None and f.type not in ("int", "long", "double", "currency", "percent"):
-                raise malformed(
-                    f"field {f.name} does not support aggregate operator {type(node).__name__.upper()}",
-                    offset_of(node),
-                )
-        if isinstance(node, AGGREGATE_TYPES):
-            f = _field_of(node)
-            if f is not None and not f.aggregatable and not isinstance(node, exp.Count):
-                raise malformed(
-                    f"field {f.name} does not support aggregate operator {type(node).__name__.upper()}",
-                    offset_of(node),
-                )
+    def function(self, node: exp.Expression, bound: BoundQuery, clause: str):
+        """Resolve the field paths inside a call and check it as its registry entry says; returns the entry."""
+        spec = function_of(node)
+        if spec is None or clause not in spec.clauses:
+            raise malformed("unexpected token: '('", offset_of(node))
+        fields = []
+        for argument in node.expressions:
+            if isinstance(argument, FieldPath):
+                resolved = bound.joins.resolve(argument.expressions, self.schema)
+                argument.meta["resolved"] = resolved
+                fields.append(resolved.field)
+            elif function_of(argument) is not None:
+                self.function(argument, bound, ARGUMENT)
+                fields.append(_field_of(argument))
+            else:
+                fields.append(None)
+        if spec.check is not None:
+            spec.check(node, fields)
+        return spec
 
     # ------------------------------------------------------------------ clauses
     def group_by(self, group: exp.Group, bound: BoundQuery) -> None:
@@ -251,7 +249,7 @@ class _Binder:
             else:
                 if _contains_aggregate(item):
                     raise malformed("unexpected token: '('", offset_of(item))
-                self.function(item, bound)
+                self.function(item, bound, GROUP_BY)
         bound.group = items
 
     def order_by(self, order: exp.Order, bound: BoundQuery) -> None:
@@ -270,7 +268,7 @@ class _Binder:
                         f"Ordered field must be grouped or aggregated: {value.text}", offset_of(value)
                     )
             else:
-                self.function(value, bound)
+                self.function(value, bound, ORDER_BY)
                 if not bound.aggregate and _contains_aggregate(value):
                     raise malformed("unexpected token: '('", offset_of(value))
             bound.order.append(ordered)
@@ -294,9 +292,9 @@ class _Binder:
             if having and _group_key(left) not in {_group_key(g) for g in bound.group}:
                 raise malformed(f"Field must be grouped or aggregated: {left.text}", offset_of(left))
         else:
-            self.function(left, bound)
             if _contains_aggregate(left) and not having:
                 raise malformed("unexpected token: '('", offset_of(left))
+            self.function(left, bound, HAVING if having else WHERE)
         if isinstance(node, exp.In) and node.args.get("query") is not None:
             self.semi_join(node, bound)
 
@@ -341,7 +339,7 @@ class _Binder:
 
 # ---------------------------------------------------------------------------- helpers
 def _is_count_star(node: exp.Expression) -> bool:
-    return isinstance(node, exp.Count) and node.this is None
+    return isinstance(node, exp.Anonymous) and node.name == "COUNT" and not node.expressions
 
 
 def _contains_aggregate(node: exp.Expression) -> bool:
@@ -350,10 +348,11 @@ def _contains_aggregate(node: exp.Expression) -> bool:
         node = node.this
     if isinstance(node, exp.Subquery):
         return False
-    return any(
-        isinstance(n, AGGREGATE_TYPES) or isinstance(n, exp.Anonymous) and n.name.upper() == "GROUPING"
-        for n in node.walk()
-    )
+    for n in node.walk():
+        spec = function_of(n)
+        if spec is not None and spec.aggregate:
+            return True
+    return False
 
 
 def _group_key(node: exp.Expression) -> str:

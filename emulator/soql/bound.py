@@ -23,7 +23,8 @@ class FieldItem:
     resolved: ResolvedField
     key: str
     names: tuple[str, ...]
-    function: str | None = None
+    call: exp.Anonymous | None = None
+    """The function wrapping the field (``toLabel(Status)``), if any."""
 
 
 @dataclass

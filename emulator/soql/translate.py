@@ -22,7 +22,7 @@ import sqlglot
 from sqlglot import exp
 
 from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
-from emulator.soql.functions import TEXT_TYPES, CompileContext, Typed, picklist_label, translate_function
+from emulator.soql.functions import TEXT_TYPES, CompileContext, Typed, function_of, translate_function
 from emulator.soql.nodes import FieldPath
 from emulator.soql.predicates import translate_condition
 from emulator.soql.resolve import JoinNode, ResolvedField, column
@@ -32,7 +32,6 @@ from emulator.soql.shape import (
     aggregate_builder,
     converted,
     converter,
-    formatter,
     no_value,
     record_builder,
     wire_value,
@@ -185,7 +184,7 @@ class _Translator:
                 typed.type in ("picklist",)
                 and f is not None
                 and f.picklistValues
-                and not isinstance(ordered.this, exp.Count)
+                and not _is_count(ordered.this)
             ):
                 value = exp.Case(
                     ifs=[
@@ -241,6 +240,10 @@ class _Translator:
         for item in bound.items:
             assert isinstance(item, ExprItem)
             typed = self.operand(item.node)
+            spec = function_of(item.node)
+            if spec is not None and spec.convert is not None:
+                entries.append((item.key, converted(columns.add(typed.sql), spec.convert(typed, self.ctx))))
+                continue
             index = columns.add(wire_value(typed.sql, typed.type))
             entries.append((item.key, converted(index, converter(typed.type))))
         select = self.base(bound, columns.expressions)
@@ -355,15 +358,16 @@ class _Translator:
                 for key, name in node.obj.compound_components(f.name).items()
             }
             return (item.key, address_value(indexes))
-        value = item.resolved.expression
-        if item.function == "TOLABEL":
-            return (item.key, columns.add(picklist_label(Typed(value, f.type, f))))
-        if item.function == "FORMAT":
-            return (item.key, converted(columns.add(value), formatter(f.type, self.ctx.timezone)))
-        convert = converter(f.type)
+        if item.call is None:
+            typed = Typed(item.resolved.expression, f.type, f)
+            convert = converter(f.type)
+        else:
+            typed = self.operand(item.call)
+            spec = function_of(item.call)
+            convert = spec.convert(typed, self.ctx) if spec.convert is not None else converter(typed.type)
         if convert is None:
-            return (item.key, columns.add(wire_value(value, f.type)))
-        return (item.key, converted(columns.add(value), convert))
+            return (item.key, columns.add(wire_value(typed.sql, typed.type)))
+        return (item.key, converted(columns.add(typed.sql), convert))
 
     def typeof_entry(self, item: TypeOfItem, columns: _Columns) -> Entry:
         """TYPEOF: one record shape per WHEN type (ELSE for the others), chosen by the parent's Id."""
@@ -400,6 +404,12 @@ class _Translator:
             return shapes[type_of(record_id)](row)
 
         return (item.key, value)
+
+
+def _is_count(node: exp.Expression) -> bool:
+    """COUNT(x) keeps no picklist order: it is a number."""
+    spec = function_of(node)
+    return spec is not None and spec.name in ("COUNT", "COUNT_DISTINCT")
 
 
 class _Parent:
