@@ -71,6 +71,17 @@ def test_an_engine_bug_is_unknown_exception_with_one_error_id_format_and_is_logg
         assert error.message in caplog.records[0].getMessage(), door
 
 
+def test_the_traceback_behind_an_error_id_is_in_a_log_file_the_user_finds(org, monkeypatch, private_cache):
+    from emulator.error_boundary import error_log_path
+
+    monkeypatch.setattr(soql, "first_batch", _engine_bug)
+    error = _failure(lambda: soql.query(org, "SELECT Id FROM Account"))
+    assert error_log_path().is_relative_to(private_cache)
+    entries = error_log_path().read_text(encoding="utf-8").split("\n\n")
+    entry = next(e for e in entries if error.message in e)
+    assert "RuntimeError: engine bug" in entry and "Traceback" in entry
+
+
 def test_the_same_bug_keeps_its_first_and_last_numbers(org, monkeypatch):
     monkeypatch.setattr(soql, "first_batch", _engine_bug)
     first = ERROR_ID.match(_failure(lambda: soql.query(org, "SELECT Id FROM Account")).message)

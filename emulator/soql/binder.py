@@ -18,7 +18,6 @@ from emulator.soql import nodes
 from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
 from emulator.soql.dialect import SOQL
 from emulator.soql.errors import (
-    SoqlError,
     bad_child_relationship,
     invalid_field,
     malformed,
@@ -27,12 +26,10 @@ from emulator.soql.errors import (
 )
 from emulator.soql.functions import function_of
 from emulator.soql.functions.registry import ARGUMENT, GROUP_BY, HAVING, ORDER_BY, SELECT, WHERE
+from emulator.soql.limits import FIELDS_MACRO_LIMIT, checked_limit, checked_offset
 from emulator.soql.nodes import FieldPath, offset_of
 from emulator.soql.resolve import NAME_ENTITY_FIELDS, JoinNode, JoinTree, ResolvedField
 from metadata.model import Field, Schema, SObject
-
-MAX_OFFSET = 2000
-FIELDS_MACRO_LIMIT = 200
 
 
 # ---------------------------------------------------------------------------- binding
@@ -97,10 +94,8 @@ class _Binder:
     def limits(self, tree: exp.Select, bound: BoundQuery) -> None:
         limit = tree.args.get("limit")
         offset = tree.args.get("offset")
-        bound.limit = int(limit.expression.name) if limit is not None else None
-        bound.offset = int(offset.expression.name) if offset is not None else None
-        if bound.offset is not None and bound.offset > MAX_OFFSET:
-            raise SoqlError("NUMBER_OUTSIDE_VALID_RANGE", f"Maximum SOQL offset allowed is {MAX_OFFSET}")
+        bound.limit = checked_limit(int(limit.expression.name)) if limit is not None else None
+        bound.offset = checked_offset(int(offset.expression.name)) if offset is not None else None
 
     # ------------------------------------------------------------------ select list
     def select_list(self, select: list[exp.Expression], bound: BoundQuery, semi_join: bool) -> None:
@@ -122,6 +117,8 @@ class _Binder:
                 bound.items.append(ChildItem(child.relationship.relationshipName, child.relationship, child))
                 continue
             if isinstance(node, nodes.TypeOf):
+                if bound.aggregate:
+                    raise malformed("unexpected token: 'TYPEOF'", offset_of(node))
                 bound.items.append(self.typeof(node, bound))
                 continue
             if isinstance(node, FieldPath):
@@ -222,6 +219,8 @@ class _Binder:
             if isinstance(argument, FieldPath):
                 resolved = bound.joins.resolve(argument.expressions, self.schema)
                 argument.meta["resolved"] = resolved
+                if not (resolved.field.is_compound and spec.compound_arguments):
+                    _usable_in(resolved.field, clause, argument)
                 fields.append(resolved.field)
             elif function_of(argument) is not None:
                 self.function(argument, bound, ARGUMENT)
@@ -229,7 +228,8 @@ class _Binder:
             else:
                 fields.append(None)
         if spec.check is not None:
-            spec.check(node, fields)
+            grouped = {_group_key(g) for g in bound.group}
+            spec.check(node, fields, lambda expression: _group_key(expression) in grouped)
         return spec
 
     # ------------------------------------------------------------------ clauses
@@ -271,6 +271,10 @@ class _Binder:
                 self.function(value, bound, ORDER_BY)
                 if not bound.aggregate and _contains_aggregate(value):
                     raise malformed("unexpected token: '('", offset_of(value))
+                if bound.aggregate and not _contains_aggregate(value) and _group_key(value) not in grouped:
+                    raise malformed(
+                        f"Ordered field must be grouped or aggregated: {_describe(value)}", offset_of(value)
+                    )
             bound.order.append(ordered)
 
     def condition(self, node: exp.Expression, bound: BoundQuery, having: bool = False) -> None:
@@ -338,6 +342,22 @@ class _Binder:
 
 
 # ---------------------------------------------------------------------------- helpers
+def _usable_in(f: Field, clause: str, path: FieldPath) -> None:
+    """A compound field (an address) has no value of its own to pass to a function: refused as its clause refuses it.
+
+    Other fields keep what the function makes of them (``CALENDAR_MONTH(CreatedDate)`` groups
+    though ``CreatedDate`` itself cannot be grouped).
+    """
+    if not f.is_compound:
+        return
+    if clause in (WHERE, HAVING):
+        raise invalid_field(f"field '{f.name}' can not be filtered in a query call", offset_of(path))
+    if clause == ORDER_BY:
+        raise malformed(f"field '{f.name}' can not be sorted in a query call", offset_of(path))
+    if clause == GROUP_BY:
+        raise malformed(f"field '{f.name}' can not be grouped in a query call", offset_of(path))
+
+
 def _is_count_star(node: exp.Expression) -> bool:
     return isinstance(node, exp.Anonymous) and node.name == "COUNT" and not node.expressions
 

@@ -17,6 +17,7 @@ from emulator.soql.cursor import TokenCursor
 from emulator.soql.dates import RELATIVE_DATES, RELATIVE_DATES_WITH_N
 from emulator.soql.functions.registry import FIELD, NUMBER, OPERAND, STRING, SoqlFunction, lookup
 from emulator.soql.lexer import read_date_literal, starts_date_literal
+from emulator.soql.limits import checked_count
 from emulator.soql.nodes import at
 
 
@@ -214,9 +215,8 @@ class ConditionParser(TokenCursor):
                 if n is None or n.kind != TokenType.NUMBER or not n.text.isdigit():
                     raise self.unexpected(n)
                 self.advance()
-                return at(
-                    nodes.RelativeDate(this=word, expression=exp.Literal.number(int(n.text))), tok.start
-                )
+                count = checked_count(word, int(n.text), n.start)
+                return at(nodes.RelativeDate(this=word, expression=exp.Literal.number(count)), tok.start)
             currency = _currency_literal(tok.text)
             if currency is not None:
                 self.advance()

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from emulator.soql.binder import BoundQuery, bind
 from emulator.soql.dates import fiscal_year_start_month, today
-from emulator.soql.errors import SoqlError, too_complicated
+from emulator.soql.errors import SoqlError, malformed, too_complicated
 from emulator.soql.functions import CompileContext
 from emulator.soql.parser import parse
 from emulator.soql.translate import Plan, compile_plan
@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 MAX_BOUND = 1024
 MAX_PLANS = 1024
 MAX_QUERY_LENGTH = 100_000
-"""SOQL statements are limited to 100,000 characters (SOQL and SOSL Reference, "SOQL Limits")."""
+"""SOQL statements are limited to 100,000 characters (Salesforce Developer Limits, "SOQL and SOSL Limits
+for Search Queries"); a longer one is ``MALFORMED_QUERY: SOQL statements can not be longer than 100000
+characters`` (the payload quoted in django-salesforce/django-salesforce#164)."""
 
 
 class _LRU:
@@ -90,7 +92,7 @@ def bound_query(schema, text: str) -> BoundQuery:
 
 def _bounded(text: str) -> str:
     if len(text) > MAX_QUERY_LENGTH:
-        raise too_complicated()
+        raise malformed(f"SOQL statements can not be longer than {MAX_QUERY_LENGTH} characters")
     return text
 
 

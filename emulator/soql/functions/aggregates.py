@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from emulator.soql.dialect import SOQL
 from emulator.soql.errors import malformed
 from emulator.soql.functions.context import NUMBER_TYPES, TEXT_TYPES, Typed, call
 from emulator.soql.functions.registry import (
@@ -38,14 +39,14 @@ _AFTER_GROUPING = frozenset({SELECT, HAVING, ORDER_BY, ARGUMENT})
 """Aggregates are computed over groups: never in WHERE or GROUP BY (FORMAT(MIN(CloseDate)) may wrap one)."""
 
 
-def _not_aggregatable(node: exp.Anonymous, fields: list) -> None:
+def _not_aggregatable(node: exp.Anonymous, fields: list, is_grouped=None) -> None:
     """MIN, MAX ... only on fields whose describe says aggregatable."""
     f = fields[0] if fields else None
     if f is not None and not f.aggregatable:
         raise malformed(f"field {f.name} does not support aggregate operator {node.name}", offset_of(node))
 
 
-def _not_a_number(node: exp.Anonymous, fields: list) -> None:
+def _not_a_number(node: exp.Anonymous, fields: list, is_grouped=None) -> None:
     """SUM and AVG only on numbers."""
     f = fields[0] if fields else None
     if f is not None and f.type not in NUMBER_TYPES:
@@ -74,6 +75,15 @@ def _plain(kind: type[exp.Expression], result_type: str | None = None):
     return translate
 
 
+def _not_grouped(node: exp.Anonymous, fields: list, is_grouped) -> None:
+    """GROUPING(field) names a field of the GROUP BY (modelled wording: the ungrouped-field message)."""
+    argument = node.expressions[0]
+    if not is_grouped(argument):
+        raise malformed(
+            f"Field must be grouped or aggregated: {argument.sql(dialect=SOQL)}", offset_of(argument)
+        )
+
+
 def grouping(c: Call) -> Typed:
     return Typed(call("GROUPING", c.arg().sql), "int")
 
@@ -90,6 +100,7 @@ register(
         (FIELD,),
         grouping,
         aggregate=True,
+        check=_not_grouped,
         clauses=_AFTER_GROUPING,
         doc="sforce_api_calls_soql_select_groupby_grouping.htm",
     ),

@@ -6,10 +6,13 @@ SOQL and SOSL Reference, "toLabel()" (sforce_api_calls_soql_select_tolabel.htm),
 https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/:
 
 - ``toLabel(picklist)`` answers each value's label (the value itself where there is none);
+  it may be used in SELECT and WHERE;
 - ``FORMAT(field)`` answers the value as the user's locale displays it (en_US here;
-  dateTimes in the user's time zone); it may wrap an aggregate or convertCurrency();
+  dateTimes in the user's time zone); it may wrap an aggregate or convertCurrency(), and is
+  written in SELECT only;
 - ``convertCurrency(field)`` converts to the user's currency: the identity in a
-  single-currency org like this one.
+  single-currency org like this one. It is written in SELECT only: "convertCurrency() can't
+  be used with the ORDER BY clause", ordering uses the converted value anyway.
 
 In a record each keeps the field's key (``toLabel(Status)`` answers ``Status``) unless aliased.
 """
@@ -19,8 +22,18 @@ from __future__ import annotations
 from sqlglot import exp
 
 from emulator.soql.functions.context import CompileContext, Typed
-from emulator.soql.functions.registry import FIELD, OPERAND, Call, SoqlFunction, register
+from emulator.soql.functions.registry import (
+    ARGUMENT,
+    FIELD,
+    OPERAND,
+    SELECT,
+    Call,
+    SoqlFunction,
+    register,
+)
 from emulator.soql.shape import formatter
+
+_SELECT_ONLY = frozenset({SELECT, ARGUMENT})
 
 
 def picklist_label(value: Typed) -> exp.Expression:
@@ -39,7 +52,10 @@ def picklist_label(value: Typed) -> exp.Expression:
 
 
 def to_label(c: Call) -> Typed:
+    """A picklist's labels; any other field's value is its own label."""
     inner = c.arg()
+    if inner.field is None or not inner.field.picklistValues:
+        return inner
     return Typed(picklist_label(inner), "string", inner.field)
 
 
@@ -61,6 +77,7 @@ register(
         (OPERAND,),
         unchanged,
         keeps_field_key=True,
+        clauses=_SELECT_ONLY,
         convert=format_value,
         doc="sforce_api_calls_soql_select_format.htm",
     ),
@@ -69,6 +86,7 @@ register(
         (OPERAND,),
         unchanged,
         keeps_field_key=True,
+        clauses=_SELECT_ONLY,
         doc="sforce_api_calls_soql_querying_currency_fields.htm",
     ),
 )

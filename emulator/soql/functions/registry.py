@@ -82,8 +82,11 @@ class SoqlFunction:
     """In a record, ``f(Field)`` is keyed by the field's name (toLabel, FORMAT, convertCurrency)."""
     clauses: frozenset[str] = EVERY_CLAUSE
     """Where the function may be written."""
-    check: Callable[[exp.Anonymous, list], None] | None = None
-    """Binding check of the arguments (their resolved fields, None for non-fields); raises SoqlError."""
+    compound_arguments: bool = False
+    """Takes compound fields (a location or an address) as arguments: DISTANCE."""
+    check: Callable[[exp.Anonymous, list, Callable[[exp.Expression], bool]], None] | None = None
+    """Binding check of a call: ``check(node, fields, is_grouped)`` with the field each argument
+    reaches (None for literals) and whether an expression is in the query's GROUP BY; raises SoqlError."""
     convert: Callable[[Typed, CompileContext], Callable] | None = None
     """For a value shaped in Python (FORMAT): the function turning the column into the JSON value."""
     doc: str = field(default="", compare=False)
