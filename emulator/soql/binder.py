@@ -26,7 +26,7 @@ from emulator.soql.errors import (
 )
 from emulator.soql.functions import function_of
 from emulator.soql.functions.registry import ARGUMENT, GROUP_BY, HAVING, ORDER_BY, SELECT, WHERE
-from emulator.soql.limits import FIELDS_MACRO_LIMIT, checked_limit, checked_offset
+from emulator.soql.limits import FIELDS_MACRO_LIMIT, MAX_RELATIONSHIP_LEVELS, checked_limit, checked_offset
 from emulator.soql.nodes import FieldPath, offset_of
 from emulator.soql.resolve import NAME_ENTITY_FIELDS, JoinNode, JoinTree, ResolvedField
 from metadata.model import Field, Schema, SObject
@@ -39,22 +39,31 @@ def bind(tree: exp.Select, schema: Schema) -> BoundQuery:
 
 
 class _Binder:
-    def __init__(self, schema: Schema, prefix: str) -> None:
+    def __init__(self, schema: Schema, prefix: str, level: int = 1) -> None:
         self.schema = schema
         self.prefix = prefix
+        self.level = level
+        """Which level of parent-to-child relationships this binder's query is (the root query is 1)."""
         self._subqueries = 0
 
-    def sub_binder(self) -> _Binder:
+    def sub_binder(self, child: bool = False) -> _Binder:
         self._subqueries += 1
-        return _Binder(self.schema, f"{self.prefix}s{self._subqueries}_")
+        return _Binder(
+            self.schema, f"{self.prefix}s{self._subqueries}_", self.level + 1 if child else self.level
+        )
 
     # ------------------------------------------------------------------ top level
-    def query(self, tree: exp.Select, parent: SObject | None = None, semi_join: bool = False) -> BoundQuery:
+    def query(
+        self, tree: exp.Select, parent: BoundQuery | None = None, semi_join: bool = False
+    ) -> BoundQuery:
         table = tree.args["from_"].this
         alias = table.args.get("alias")
         relationship = None
         if parent is not None:
-            relationship = parent.child_relationship(table.name)
+            qualifier = table.meta.get("qualifier")
+            if qualifier is not None and not parent.joins.is_own_name(qualifier.name):
+                raise bad_child_relationship(qualifier.name, qualifier.meta.get("offset"))
+            relationship = parent.obj.child_relationship(table.name)
             if relationship is None:
                 raise bad_child_relationship(table.name, table.meta.get("offset"))
             obj = self.schema.get(relationship.childSObject)
@@ -65,6 +74,8 @@ class _Binder:
             if obj is None or not obj.queryable:
                 raise unsupported_type(table.name, table.meta.get("offset"))
         joins = JoinTree(obj, self.prefix, alias.name if alias else None)
+        for path, path_alias in tree.meta.get("from_paths", ()):
+            joins.name_path(path.expressions, path_alias, self.schema)
         bound = BoundQuery(tree=tree, obj=obj, joins=joins, relationship=relationship)
         bound.scope = tree.meta.get("using_scope")
         self.limits(tree, bound)
@@ -110,10 +121,10 @@ class _Binder:
                 self.fields_macro(node, bound)
                 continue
             if isinstance(node, exp.Subquery):
-                if bound.aggregate or semi_join or bound.relationship is not None:
+                if bound.aggregate or semi_join or self.level >= MAX_RELATIONSHIP_LEVELS:
                     raise malformed("unexpected token: 'SELECT'", offset_of(node))
                 child_tree = node.this
-                child = self.sub_binder().query(child_tree, parent=bound.obj)
+                child = self.sub_binder(child=True).query(child_tree, parent=bound)
                 bound.items.append(ChildItem(child.relationship.relationshipName, child.relationship, child))
                 continue
             if isinstance(node, nodes.TypeOf):
@@ -138,7 +149,7 @@ class _Binder:
             # a function call
             spec = self.function(node, bound, SELECT)
             if not bound.aggregate and spec.keeps_field_key:
-                inner = node.expressions[0] if node.expressions else None
+                inner = _wrapped_field(node)
                 if not isinstance(inner, FieldPath):
                     raise malformed("unexpected token: '('", offset_of(node))
                 resolved = inner.meta["resolved"]
@@ -159,7 +170,7 @@ class _Binder:
 
     def fields_macro(self, node: nodes.FieldsMacro, bound: BoundQuery) -> None:
         kind = node.name
-        if kind in ("ALL", "CUSTOM") and (bound.limit is None or bound.limit > FIELDS_MACRO_LIMIT):
+        if kind in ("ALL", "CUSTOM") and not _bounded(bound):
             raise malformed(
                 f"The SOQL FIELDS function must have a LIMIT of at most {FIELDS_MACRO_LIMIT}", offset_of(node)
             )
@@ -342,6 +353,47 @@ class _Binder:
 
 
 # ---------------------------------------------------------------------------- helpers
+def _wrapped_field(node: exp.Expression) -> exp.Expression | None:
+    """The field inside nested field-keeping calls: ``FORMAT(convertCurrency(Amount))`` -> ``Amount``."""
+    while True:
+        spec = function_of(node)
+        if spec is None or not spec.keeps_field_key or not node.expressions:
+            return node
+        node = node.expressions[0]
+
+
+def _bounded(bound: BoundQuery) -> bool:
+    """FIELDS(ALL) and FIELDS(CUSTOM) need a bounded result: LIMIT 200 or less, or an Id filter.
+
+    SOQL and SOSL Reference, "FIELDS()" (sforce_api_calls_soql_select_fields.htm): the result set
+    is bounded by ``LIMIT n`` (n at most 200) or by ``WHERE Id IN (...)`` / ``Id = '...'`` on the
+    queried object (at most 200 Ids), as a condition every record must meet.
+    """
+    if bound.limit is not None and bound.limit <= FIELDS_MACRO_LIMIT:
+        return True
+    conjuncts = [bound.where] if bound.where is not None else []
+    while conjuncts:
+        node = conjuncts.pop()
+        if isinstance(node, exp.And):
+            conjuncts.extend((node.this, node.expression))
+        elif isinstance(node, exp.Paren):
+            conjuncts.append(node.this)
+        elif isinstance(node, (exp.EQ, exp.In)) and _is_own_id(node.this):
+            values = [node.expression] if isinstance(node, exp.EQ) else node.expressions
+            if (
+                values
+                and len(values) <= FIELDS_MACRO_LIMIT
+                and all(isinstance(v, exp.Literal) and v.is_string for v in values)
+            ):
+                return True
+    return False
+
+
+def _is_own_id(node: exp.Expression) -> bool:
+    resolved = node.meta.get("resolved") if isinstance(node, FieldPath) else None
+    return resolved is not None and not resolved.names and resolved.field.name == "Id"
+
+
 def _usable_in(f: Field, clause: str, path: FieldPath) -> None:
     """A compound field (an address) has no value of its own to pass to a function: refused as its clause refuses it.
 

@@ -96,19 +96,24 @@ def page(org: Org, cursor: Cursor, position: int, locator: str | None) -> dict:
 
 
 def shape_records(org: Org, plan: Plan, rows: list[tuple]) -> list[dict]:
-    """REST records for ``rows``, with their child subqueries run for these parents."""
+    """REST records for ``rows``, with their child subqueries run for these parents.
+
+    Each level of child subqueries is one query for all the records of the level above, however
+    deep they nest.
+    """
     with bulk_allocation():
         records = [plan.build(row) for row in rows]
     if plan.children and records:
         parent_ids = [row[0] for row in rows]
         for child in plan.children:
             child_rows = fetch(org, child.plan, [parent_ids])
-            by_parent: dict[str, list[tuple]] = {}
-            for row in child_rows:
-                by_parent.setdefault(row[child.plan.parent_key_index], []).append(row)
+            child_records = shape_records(org, child.plan, child_rows)
+            by_parent: dict[str, list[dict]] = {}
+            key = child.plan.parent_key_index
+            for row, child_record in zip(child_rows, child_records):
+                by_parent.setdefault(row[key], []).append(child_record)
             for parent_id, record in zip(parent_ids, records):
-                mine = by_parent.get(parent_id)
-                record[child.key] = child_result(shape_records(org, child.plan, mine)) if mine else None
+                record[child.key] = child_result(by_parent.get(parent_id))
     return records
 
 

@@ -22,6 +22,11 @@ from emulator.soql.errors import SoqlError
 
 MAX_OFFSET = 2000
 FIELDS_MACRO_LIMIT = 200
+MAX_RELATIONSHIP_LEVELS = 5
+"""Levels of parent-to-child relationships, the root query counting as the first (API 58.0 and later)."""
+MAX_RELATIONSHIP_LEVELS_BEFORE_58 = 2
+"""In API version 57.0 and earlier, only two levels ("Understanding Relationship Query Limitations",
+sforce_api_calls_soql_relationships_query_limits.htm)."""
 MAX_INTEGER = 2**31 - 1
 """The largest SOQL integer (LIMIT, ``LAST_N_DAYS:n``)."""
 MAX_EXACT_DIGITS = 18

@@ -102,7 +102,32 @@ class JoinTree:
         self.prefix = alias_prefix
         self.root = JoinNode((), [(obj, f"{alias_prefix}t0")])
         self.object_alias = object_alias.lower() if object_alias else None
+        self.path_aliases: dict[str, list[exp.Identifier]] = {}
+        """``FROM Contact c, c.Account a``: ``a`` names the relationship path ``Account``."""
         self._count = 0
+
+    def is_own_name(self, name: str) -> bool:
+        """True for the queried object's name or its alias (``FROM Account.Contacts``, ``FROM a.Contacts``)."""
+        lowered = name.lower()
+        return lowered == self.obj.name.lower() or lowered == self.object_alias
+
+    def name_path(self, parts: list[exp.Identifier], alias: exp.Identifier | None, schema) -> None:
+        """A relationship path named in FROM (alias notation): checked now, its alias usable in every clause."""
+        node = self.relationship(parts, schema)
+        if alias is not None:
+            self.path_aliases[alias.name.lower()] = [exp.to_identifier(n) for n in node.names]
+
+    def _expanded(self, hops: list[exp.Identifier], node: JoinNode) -> list[exp.Identifier]:
+        """``hops`` without the object's name or alias in front, and with a path alias replaced by its path."""
+        if hops and self._is_object_prefix(hops[0].name, node):
+            hops = hops[1:]
+        if (
+            hops
+            and hops[0].name.lower() in self.path_aliases
+            and node.obj.parent_relationship(hops[0].name) is None
+        ):
+            hops = [*self.path_aliases[hops[0].name.lower()], *hops[1:]]
+        return hops
 
     @property
     def obj(self) -> SObject:
@@ -115,9 +140,7 @@ class JoinTree:
     def resolve(self, parts: list[exp.Identifier], schema) -> ResolvedField:
         """The field named by ``parts`` (identifiers of a FieldPath); raises INVALID_FIELD like a real org."""
         node = self.root
-        hops = list(parts[:-1])
-        if hops and self._is_object_prefix(hops[0].name, node):
-            hops = hops[1:]
+        hops = self._expanded(list(parts[:-1]), node)
         for ident in hops:
             node = self._hop(node, ident, schema)
         last = parts[-1]
@@ -140,6 +163,7 @@ class JoinTree:
         hops = list(parts)
         if len(hops) > 1 and self._is_object_prefix(hops[0].name, node):
             hops = hops[1:]
+        hops = self._expanded(hops, node)
         for ident in hops:
             node = self._hop(node, ident, schema)
         return node

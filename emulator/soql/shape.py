@@ -138,7 +138,7 @@ def bulk_allocation() -> Iterator[None]:
             gc.enable()
 
 
-def child_result(records: list[dict]) -> dict | None:
+def child_result(records: list[dict] | None) -> dict | None:
     """A child relationship's value: ``{totalSize, done, records}``, or null without children."""
     if not records:
         return None

@@ -22,8 +22,10 @@ import sqlglot
 from sqlglot import exp
 
 from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
+from emulator.soql.errors import malformed
 from emulator.soql.functions import TEXT_TYPES, CompileContext, Typed, function_of, translate_function
-from emulator.soql.nodes import FieldPath
+from emulator.soql.limits import MAX_RELATIONSHIP_LEVELS, MAX_RELATIONSHIP_LEVELS_BEFORE_58
+from emulator.soql.nodes import FieldPath, offset_of
 from emulator.soql.predicates import translate_condition
 from emulator.soql.resolve import JoinNode, ResolvedField, column
 from emulator.soql.shape import (
@@ -96,11 +98,36 @@ def compile_plan(
     ``read_through`` (``Org.read_through``) names the tables a fork reads from another
     catalog; they are qualified with it so DuckDB reads the table itself, not the fork's view.
     """
+    _check_relationship_levels(bound, api_version)
     translator = _Translator(ctx, schema, f"/services/data/v{api_version}/sobjects/", include_deleted)
     translator.catalogs = dict(read_through)
     if restrict_ids and not bound.count_only and not bound.aggregate:
         return translator.records_plan(bound, restrict=True)
     return translator.plan(bound)
+
+
+def _check_relationship_levels(bound: BoundQuery, api_version: str) -> None:
+    """Parent-to-child subqueries nest up to five levels from API 58.0, two before it.
+
+    SOQL and SOSL Reference, "Understanding Relationship Query Limitations"
+    (sforce_api_calls_soql_relationships_query_limits.htm). A query nesting deeper than its
+    API version allows is refused at the first subquery too deep (modelled wording: the
+    syntax error of a subquery where none may be).
+    """
+    try:
+        version = float(api_version)
+    except ValueError:
+        version = 99.0
+    allowed = MAX_RELATIONSHIP_LEVELS if version >= 58 else MAX_RELATIONSHIP_LEVELS_BEFORE_58
+
+    def walk(query: BoundQuery, level: int) -> None:
+        for item in query.items:
+            if isinstance(item, ChildItem):
+                if level + 1 > allowed:
+                    raise malformed("unexpected token: 'SELECT'", offset_of(item.query.tree))
+                walk(item.query, level + 1)
+
+    walk(bound, 1)
 
 
 class _Translator:
