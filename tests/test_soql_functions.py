@@ -84,6 +84,6 @@ def test_every_function_of_the_reference_is_registered():
     documented = (
         "COUNT COUNT_DISTINCT SUM AVG MIN MAX GROUPING CALENDAR_MONTH CALENDAR_QUARTER CALENDAR_YEAR "
         "DAY_IN_MONTH DAY_IN_WEEK DAY_IN_YEAR DAY_ONLY FISCAL_MONTH FISCAL_QUARTER FISCAL_YEAR HOUR_IN_DAY "
-        "WEEK_IN_MONTH WEEK_IN_YEAR convertTimezone toLabel FORMAT convertCurrency"
+        "WEEK_IN_MONTH WEEK_IN_YEAR convertTimezone toLabel FORMAT convertCurrency DISTANCE GEOLOCATION FORMULA"
     ).split()
     assert all(lookup(name) is not None for name in documented)

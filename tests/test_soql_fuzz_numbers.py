@@ -47,6 +47,10 @@ SIGNED_CLAUSES = [
     "SELECT Name FROM Survey__c WHERE Score__c != {n}",
     "SELECT Industry, SUM(NumberOfEmployees) FROM Account GROUP BY Industry HAVING SUM(NumberOfEmployees) < {n}",
     "SELECT Name FROM Account WHERE NOT (NumberOfEmployees > {n})",
+    "SELECT Name FROM Account WHERE DISTANCE(BillingAddress, GEOLOCATION({n}, 0), 'km') < 5",
+    "SELECT Name FROM Account WHERE DISTANCE(BillingAddress, GEOLOCATION(0, {n}), 'mi') > 5",
+    "SELECT Name FROM Account WHERE DISTANCE(BillingAddress, GEOLOCATION(1.5, 2.5), 'mi') < {n}",
+    "SELECT Name FROM Account ORDER BY DISTANCE(BillingAddress, GEOLOCATION({n}, {n}), 'km')",
 ]
 CURRENCY_CLAUSES = ["SELECT Name FROM Account WHERE AnnualRevenue > USD{n}"]
 DATES = ["0001-01-01", "9999-12-31", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "0001-01-01T00:00:00+14:00",

@@ -24,6 +24,7 @@ from emulator.soql.errors import (
     no_such_column,
     unsupported_type,
 )
+from emulator.soql.features import refuse_missing_features
 from emulator.soql.functions import function_of
 from emulator.soql.functions.registry import ARGUMENT, GROUP_BY, HAVING, ORDER_BY, SELECT, WHERE
 from emulator.soql.limits import FIELDS_MACRO_LIMIT, MAX_RELATIONSHIP_LEVELS, checked_limit, checked_offset
@@ -78,6 +79,7 @@ class _Binder:
             joins.name_path(path.expressions, path_alias, self.schema)
         bound = BoundQuery(tree=tree, obj=obj, joins=joins, relationship=relationship)
         bound.scope = tree.meta.get("using_scope")
+        refuse_missing_features(tree)
         self.limits(tree, bound)
         select = tree.expressions
         bound.aggregate = tree.args.get("group") is not None or any(
@@ -309,7 +311,11 @@ class _Binder:
         else:
             if _contains_aggregate(left) and not having:
                 raise malformed("unexpected token: '('", offset_of(left))
-            self.function(left, bound, HAVING if having else WHERE)
+            spec = self.function(left, bound, HAVING if having else WHERE)
+            if spec.operators is not None and type(node) not in spec.operators:
+                raise malformed(
+                    f"unexpected token: '{node.meta.get('operator', '')}'", node.meta.get("offset")
+                )
         if isinstance(node, exp.In) and node.args.get("query") is not None:
             self.semi_join(node, bound)
 

@@ -3,7 +3,9 @@
 :mod:`.registry` defines an entry (:class:`~.registry.SoqlFunction`); each family registers
 its entries on import: :mod:`.aggregates` (COUNT ... GROUPING), :mod:`.date_functions`
 (CALENDAR_YEAR ... and convertTimezone), :mod:`.display` (toLabel, FORMAT,
-convertCurrency). :func:`translate_function` turns any parsed call into DuckDB.
+convertCurrency), :mod:`.location` (DISTANCE, GEOLOCATION), :mod:`.formula` (FORMULA,
+refused as this org lacks the beta).
+:func:`translate_function` turns any parsed call into DuckDB.
 """
 
 from __future__ import annotations
@@ -13,7 +15,13 @@ from collections.abc import Callable
 from sqlglot import exp
 
 from emulator.soql.errors import malformed
-from emulator.soql.functions import aggregates, date_functions, display  # noqa: F401 -- registers them
+from emulator.soql.functions import (  # noqa: F401 -- each registers its family
+    aggregates,
+    date_functions,
+    display,
+    formula,
+    location,
+)
 from emulator.soql.functions.context import NUMBER_TYPES, TEXT_TYPES, CompileContext, Typed
 from emulator.soql.functions.display import picklist_label
 from emulator.soql.functions.registry import Call, SoqlFunction, function_of, lookup

@@ -82,6 +82,8 @@ class SoqlFunction:
     """In a record, ``f(Field)`` is keyed by the field's name (toLabel, FORMAT, convertCurrency)."""
     clauses: frozenset[str] = EVERY_CLAUSE
     """Where the function may be written."""
+    operators: frozenset[type] | None = None
+    """The comparison operators a WHERE clause may apply to the function's value (None: every one)."""
     compound_arguments: bool = False
     """Takes compound fields (a location or an address) as arguments: DISTANCE."""
     check: Callable[[exp.Anonymous, list, Callable[[exp.Expression], bool]], None] | None = None
