@@ -16,6 +16,7 @@ from sqlglot import exp
 
 from emulator.soql import nodes
 from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
+from emulator.soql.data_categories import bind_data_categories
 from emulator.soql.dialect import SOQL
 from emulator.soql.errors import (
     bad_child_relationship,
@@ -79,7 +80,7 @@ class _Binder:
             joins.name_path(path.expressions, path_alias, self.schema)
         bound = BoundQuery(tree=tree, obj=obj, joins=joins, relationship=relationship)
         bound.scope = tree.meta.get("using_scope")
-        refuse_missing_features(tree)
+        bound.categories = bind_data_categories(refuse_missing_features(tree), obj, self.schema)
         self.limits(tree, bound)
         select = tree.expressions
         bound.aggregate = tree.args.get("group") is not None or any(

@@ -77,3 +77,5 @@ class BoundQuery:
     offset: int | None = None
     scope: str | None = None
     relationship: ChildRelationship | None = None
+    categories: list = field(default_factory=list)
+    """WITH DATA CATEGORY's filters (:class:`emulator.soql.data_categories.CategoryFilter`)."""

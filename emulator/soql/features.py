@@ -20,7 +20,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from emulator.soql.errors import SoqlError
-from emulator.soql.with_clauses import ACCESS_MODES, WithClause
+from emulator.soql.nodes import ACCESS_MODES, WithClause
 
 NOT_ENABLED = "FUNCTIONALITY_NOT_ENABLED"
 FEATURES = {

@@ -22,6 +22,7 @@ import sqlglot
 from sqlglot import exp
 
 from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
+from emulator.soql.data_categories import category_predicate
 from emulator.soql.errors import malformed
 from emulator.soql.functions import TEXT_TYPES, CompileContext, Typed, function_of, translate_function
 from emulator.soql.limits import MAX_RELATIONSHIP_LEVELS, MAX_RELATIONSHIP_LEVELS_BEFORE_58
@@ -193,6 +194,7 @@ class _Translator:
             filters.append(
                 exp.Not(this=exp.Coalesce(this=column(alias, "IsDeleted"), expressions=[exp.false()]))
             )
+        filters.extend(category_predicate(f, alias) for f in bound.categories)
         if bound.scope and bound.scope.lower() == "mine" and obj.field("OwnerId") is not None:
             filters.append(
                 exp.EQ(this=column(alias, "OwnerId"), expression=exp.Literal.string(self.ctx.user_id))

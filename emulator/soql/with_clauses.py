@@ -12,43 +12,17 @@ SOQL and SOSL Reference (https://developer.salesforce.com/docs/platform/salesfor
   (sforce-api-calls-soql-select-with-recordvisibilitycontext);
 - ``SET OPTIONS (name = value, ...)`` (sforce-api-calls-soql-select-set-options).
 
-The parser keeps them as :class:`WithClause` values in the query's ``meta["with"]`` and
+The parser keeps them as :class:`~emulator.soql.nodes.WithClause` values in the query's ``meta["with"]`` and
 ``meta["set_options"]``; the binder decides what each means for this org.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from sqlglot import exp
 from sqlglot.tokens import TokenType
 
 from emulator.soql.conditions import ConditionParser
-
-ACCESS_MODES = ("SECURITY_ENFORCED", "USER_MODE", "SYSTEM_MODE")
-SELECTORS = ("ABOVE_OR_BELOW", "ABOVE", "BELOW", "AT")
-
-
-@dataclass(frozen=True)
-class DataCategorySelection:
-    """``Topics__c BELOW (Returns__c, Shipping__c)``: a group, a selector and the categories it names."""
-
-    group: str
-    selector: str
-    categories: tuple[str, ...]
-    offset: int
-    category_offsets: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class WithClause:
-    """One WITH clause: its kind (an access mode, ``DATA CATEGORY``, ``UserId``, ``RecordVisibilityContext``)."""
-
-    kind: str
-    offset: int
-    selections: tuple[DataCategorySelection, ...] = ()
-    options: tuple[tuple[str, object], ...] = ()
-    """``UserId``'s value, or RecordVisibilityContext's and SET OPTIONS' ``name = value`` pairs."""
+from emulator.soql.nodes import ACCESS_MODES, SELECTORS, DataCategorySelection, WithClause
 
 
 class WithClauseParser(ConditionParser):

@@ -9,7 +9,7 @@ from sqlglot import exp
 from metadata.model import Field
 
 TEXT_TYPES = frozenset(
-    "string textarea picklist multipicklist combobox email phone url encryptedstring".split()
+    "string textarea picklist multipicklist combobox email phone url encryptedstring datacategorygroupreference".split()
 )
 """Describe types holding text: compared ignoring case, sorted ignoring case."""
 NUMBER_TYPES = frozenset({"int", "long", "double", "currency", "percent"})
