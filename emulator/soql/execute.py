@@ -82,10 +82,20 @@ def first_batch(org: Org, plan: Plan, batch_size: int, api_version: str) -> dict
 
 
 def page(org: Org, cursor: Cursor, position: int, locator: str | None) -> dict:
-    """The batch of ``cursor`` starting at ``position``."""
+    """The batch of ``cursor`` starting at ``position``.
+
+    Child-subquery rows count toward the batch size (Salesforce Developer Limits, "SOQL and
+    SOSL Limits for Search Queries": the 2,000 results per request "include results from child
+    objects"): a batch holds the parents whose own rows and children's rows fit, and always
+    at least one parent.
+    """
     rows = cursor.rows
     end = min(len(rows), position + cursor.batch_size)
     records = shape_records(org, cursor.plan, rows[position:end])
+    if cursor.plan.children:
+        kept = rows_within(records, cursor.batch_size)
+        records = records[:kept]
+        end = position + kept
     body: dict = {"totalSize": len(rows), "done": end >= len(rows)}
     if end < len(rows):
         if locator is None:
@@ -115,6 +125,25 @@ def shape_records(org: Org, plan: Plan, rows: list[tuple]) -> list[dict]:
             for parent_id, record in zip(parent_ids, records):
                 record[child.key] = child_result(by_parent.get(parent_id))
     return records
+
+
+def rows_within(records: list[dict], budget: int) -> int:
+    """How many of ``records`` fit in a batch of ``budget`` rows, each counting itself and its child rows."""
+    used = 0
+    for count, record in enumerate(records):
+        used += 1 + _child_rows(record)
+        if used > budget:
+            return max(count, 1)
+    return len(records)
+
+
+def _child_rows(record: dict) -> int:
+    """The rows a record's child subqueries returned, at every level."""
+    total = 0
+    for value in record.values():
+        if isinstance(value, dict) and "records" in value and "totalSize" in value:
+            total += sum(1 + _child_rows(child) for child in value["records"])
+    return total
 
 
 # ---------------------------------------------------------------------------- locators

@@ -5,8 +5,10 @@ answering with canonical names) and becomes LEFT JOINs: each relationship hop is
 node of a :class:`JoinTree`, shared by every path that goes through it. A polymorphic
 relationship (``Owner`` of a Case is a User or a Group, ``What`` of a Task many things)
 joins every target table and reads a field from whichever matched; through such a
-relationship only the fields of Salesforce's ``Name`` entity are visible (SOQL and SOSL
-Reference, "Understanding Polymorphic Keys and Relationships").
+relationship only the fields of Salesforce's ``Name`` entity are visible, and the path goes
+on only through the Name entity's own relationships: ``Owner.Profile.Name``,
+``Owner.UserRole.Name`` (SOQL and SOSL Reference, "Understanding Polymorphic Keys and
+Relationships"; Object Reference, "Name").
 """
 
 from __future__ import annotations
@@ -95,6 +97,26 @@ class ResolvedField:
         return self.node.names
 
 
+NAME_ENTITY_RELATIONSHIPS = {"profile": "ProfileId", "userrole": "UserRoleId", "recordtype": "RecordTypeId"}
+"""Relationships of the ``Name`` entity: its reference fields ProfileId, UserRoleId and RecordTypeId."""
+
+
+def _name_entity_relationship(node: JoinNode, name: str):
+    """A relationship a polymorphic hop continues through: one the Name entity has (``Owner.Profile``).
+
+    The targets that have its reference field lend it (a User owner has a Profile, a queue has none),
+    so ``Owner.Profile.Name`` is the profile's name for User owners and null for queues.
+    """
+    field_name = NAME_ENTITY_RELATIONSHIPS.get(name.lower())
+    if field_name is None:
+        return None
+    for obj, _ in node.targets:
+        ref = obj.parent_relationship(name)
+        if ref is not None and ref.name == field_name:
+            return ref
+    return None
+
+
 class JoinTree:
     """The joins of one query level, built as its field paths are resolved."""
 
@@ -177,9 +199,11 @@ class JoinTree:
 
     def _hop(self, node: JoinNode, ident: exp.Identifier, schema) -> JoinNode:
         offset = ident.meta.get("offset")
-        if node.polymorphic:
-            raise bad_relationship(ident.name, offset)
-        ref = node.obj.parent_relationship(ident.name)
+        ref = (
+            _name_entity_relationship(node, ident.name)
+            if node.polymorphic
+            else node.obj.parent_relationship(ident.name)
+        )
         if ref is None:
             raise bad_relationship(ident.name, offset)
         key = ref.relationshipName.lower()
@@ -205,13 +229,13 @@ class JoinTree:
         pending = list(self.root.children.values())
         while pending:
             node = pending.pop(0)
-            parent_alias = node.parent.targets[0][1]
+            foreign_key = node.parent.value_expression(node.foreign_key)
             for obj, alias in node.targets:
                 table = exp.Table(
                     this=exp.to_identifier(obj.name, quoted=True),
                     alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)),
                 )
-                on = exp.EQ(this=column(alias, "Id"), expression=column(parent_alias, node.foreign_key))
+                on = exp.EQ(this=column(alias, "Id"), expression=foreign_key.copy())
                 out.append(exp.Join(this=table, side="LEFT", on=on))
             pending.extend(node.children.values())
         return out

@@ -10,7 +10,10 @@ Besides the Salesforce semantics done by those modules, this one reproduces:
 - ``USING SCOPE mine`` keeps the running user's records;
 - ORDER BY ignores case, sorts picklists in their defined order, and puts nulls first
   ascending and last descending unless told otherwise;
-- a child subquery's LIMIT and OFFSET apply per parent record.
+- a child subquery's LIMIT and OFFSET apply per parent record;
+- an aggregate query groups text ignoring case and lists ROLLUP/CUBE subtotals after their
+  groups, the grand total last (:mod:`emulator.soql.grouping`);
+- WITH DATA CATEGORY keeps the articles classified as asked (:mod:`emulator.soql.data_categories`).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, Type
 from emulator.soql.data_categories import category_predicate
 from emulator.soql.errors import malformed
 from emulator.soql.functions import TEXT_TYPES, CompileContext, Typed, function_of, translate_function
+from emulator.soql.grouping import ignoring_case, subtotal_order
 from emulator.soql.limits import MAX_RELATIONSHIP_LEVELS, MAX_RELATIONSHIP_LEVELS_BEFORE_58
 from emulator.soql.nodes import FieldPath, offset_of
 from emulator.soql.predicates import translate_condition
@@ -138,6 +142,8 @@ class _Translator:
         self.url_prefix = url_prefix
         self.include_deleted = include_deleted
         self.catalogs: dict[str, str] = {}
+        self.grouping_text = False
+        """True while translating an aggregate query: its text is grouped ignoring case."""
 
     def render(self, select: exp.Select) -> str:
         """DuckDB SQL for ``select``, tables a fork reads through qualified with their owner's catalog."""
@@ -156,7 +162,8 @@ class _Translator:
     # ------------------------------------------------------------------ operands
     def field_sql(self, path: FieldPath) -> Typed:
         resolved: ResolvedField = path.meta["resolved"]
-        return Typed(resolved.expression, resolved.field.type, resolved.field)
+        typed = Typed(resolved.expression, resolved.field.type, resolved.field)
+        return ignoring_case(typed) if self.grouping_text else typed
 
     def operand(self, node: exp.Expression) -> Typed:
         return translate_function(node, self.ctx, self.field_sql)
@@ -256,7 +263,7 @@ class _Translator:
     def count_plan(self, bound: BoundQuery) -> Plan:
         inner = self.base(bound, [exp.Literal.number(1)])
         if bound.group:
-            inner = inner.group_by(*[self.operand(g).sql for g in bound.group], copy=False)
+            inner = inner.group_by(*[ignoring_case(self.operand(g)).sql for g in bound.group], copy=False)
         inner = self.finish(inner, bound, [])
         select = exp.Select(expressions=[exp.Count(this=exp.Star())]).from_(
             exp.Subquery(this=inner), copy=False
@@ -264,6 +271,13 @@ class _Translator:
         return Plan(self.render(select), "count", lambda row: None)
 
     def aggregate_plan(self, bound: BoundQuery) -> Plan:
+        self.grouping_text = True
+        try:
+            return self._aggregate_plan(bound)
+        finally:
+            self.grouping_text = False
+
+    def _aggregate_plan(self, bound: BoundQuery) -> Plan:
         columns = _Columns()
         entries: list[Entry] = []
         for item in bound.items:
@@ -276,7 +290,8 @@ class _Translator:
             index = columns.add(wire_value(typed.sql, typed.type))
             entries.append((item.key, converted(index, converter(typed.type))))
         select = self.base(bound, columns.expressions)
-        groups = [self.operand(g).sql for g in bound.group]
+        typed_groups = [self.operand(g) for g in bound.group]
+        groups = [g.sql for g in typed_groups]
         if bound.group_kind == "ROLLUP":
             select = select.group_by(exp.Rollup(expressions=groups), copy=False)
         elif bound.group_kind == "CUBE":
@@ -285,7 +300,10 @@ class _Translator:
             select = select.group_by(*groups, copy=False)
         if bound.having is not None:
             select = select.having(self.condition(bound.having), copy=False)
-        select = self.finish(select, bound, self.order(bound))
+        ordered = self.order(bound)
+        if not ordered and bound.group_kind is not None:
+            ordered = subtotal_order(typed_groups)
+        select = self.finish(select, bound, ordered)
         return Plan(self.render(select), "aggregate", aggregate_builder(entries))
 
     def records_plan(

@@ -7,6 +7,7 @@ SOQL and SOSL Reference, "Aggregate Functions"
   where the field is not null;
 - ``COUNT_DISTINCT(field)`` counts distinct non-null values; on text it ignores case, like
   every SOQL string comparison;
+- ``MIN`` and ``MAX`` of a picklist follow its defined order, not the alphabet;
 - ``SUM`` and ``AVG`` take numbers only; ``MIN``, ``MAX`` and the others take fields whose
   describe says ``aggregatable``: any other field is refused with "field X does not support
   aggregate operator SUM";
@@ -32,6 +33,7 @@ from emulator.soql.functions.registry import (
     SoqlFunction,
     register,
 )
+from emulator.soql.grouping import in_picklist_order
 from emulator.soql.nodes import offset_of
 
 _DOC = "sforce_api_calls_soql_select_agg_functions.htm"
@@ -84,6 +86,19 @@ def _not_grouped(node: exp.Anonymous, fields: list, is_grouped) -> None:
         )
 
 
+def extreme(kind: str):
+    """MIN or MAX; on a picklist, by the picklist's defined order (see :mod:`emulator.soql.grouping`)."""
+
+    def translate(c: Call) -> Typed:
+        inner = c.arg()
+        ordered = in_picklist_order(kind, inner)
+        if ordered is not None:
+            return Typed(ordered, inner.type, inner.field)
+        return Typed((exp.Min if kind == "MIN" else exp.Max)(this=inner.sql), inner.type, inner.field)
+
+    return translate
+
+
 def grouping(c: Call) -> Typed:
     return Typed(call("GROUPING", c.arg().sql), "int")
 
@@ -93,8 +108,8 @@ register(
     SoqlFunction("COUNT_DISTINCT", (OPERAND,), count_distinct, aggregate=True, clauses=_AFTER_GROUPING, doc=_DOC),
     SoqlFunction("SUM", (OPERAND,), _plain(exp.Sum), aggregate=True, clauses=_AFTER_GROUPING, check=_not_a_number, doc=_DOC),
     SoqlFunction("AVG", (OPERAND,), _plain(exp.Avg, "double"), aggregate=True, clauses=_AFTER_GROUPING, check=_not_a_number, doc=_DOC),
-    SoqlFunction("MIN", (OPERAND,), _plain(exp.Min), aggregate=True, clauses=_AFTER_GROUPING, check=_not_aggregatable, doc=_DOC),
-    SoqlFunction("MAX", (OPERAND,), _plain(exp.Max), aggregate=True, clauses=_AFTER_GROUPING, check=_not_aggregatable, doc=_DOC),
+    SoqlFunction("MIN", (OPERAND,), extreme("MIN"), aggregate=True, clauses=_AFTER_GROUPING, check=_not_aggregatable, doc=_DOC),
+    SoqlFunction("MAX", (OPERAND,), extreme("MAX"), aggregate=True, clauses=_AFTER_GROUPING, check=_not_aggregatable, doc=_DOC),
     SoqlFunction(
         "GROUPING",
         (FIELD,),
