@@ -111,6 +111,7 @@ def test_rest_answers_an_engine_bug_and_a_router_bug_alike(monkeypatch, caplog):
     sf = connect("blank")
     caplog.set_level(logging.ERROR, logger="emulator")
     monkeypatch.setattr(soql, "first_batch", _engine_bug)
+    monkeypatch.setattr(soql, "first_batch_json", _engine_bug)  # REST answers /query with the JSON body
     from emulator.rest import describe
 
     monkeypatch.setattr(describe.ROUTES[2], "handlers", {"GET": _engine_bug})

@@ -18,6 +18,7 @@ from emulator.soql.binder import BoundQuery, bind
 from emulator.soql.dates import fiscal_year_start_month, today
 from emulator.soql.errors import SoqlError, malformed, too_complicated
 from emulator.soql.functions import CompileContext
+from emulator.soql.json_records import worth_writing_json
 from emulator.soql.parser import parse
 from emulator.soql.translate import Plan, compile_plan
 
@@ -108,15 +109,21 @@ def plan_for(
     ctx = context(org)
     read_through = org.read_through
     key = (org.schema, text, include_deleted, api_version, restrict_ids, ctx, read_through)
-    return _plans.get_or_compute(
-        key,
-        lambda: compile_plan(
-            bound_query(org.schema, text),
-            ctx,
-            org.schema,
-            api_version,
-            include_deleted,
-            restrict_ids,
-            read_through,
-        ),
-    )
+
+    def compile_now() -> Plan:
+        bound = bound_query(org.schema, text)
+        json_records = worth_writing_json(bound, table_rows(org, bound.obj.name))
+        return compile_plan(
+            bound, ctx, org.schema, api_version, include_deleted, restrict_ids, read_through, json_records
+        )
+
+    return _plans.get_or_compute(key, compile_now)
+
+
+def table_rows(org: Org, name: str) -> int | None:
+    """DuckDB's estimate of a table's rows (its own statistics: no scan), None if it has none."""
+    with org.lock:
+        row = org.con.execute(
+            "SELECT max(estimated_size) FROM duckdb_tables() WHERE table_name = ?", [name]
+        ).fetchone()
+    return int(row[0]) if row and row[0] is not None else None

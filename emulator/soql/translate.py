@@ -29,6 +29,7 @@ from emulator.soql.data_categories import category_predicate
 from emulator.soql.errors import malformed
 from emulator.soql.functions import TEXT_TYPES, CompileContext, Typed, function_of, translate_function
 from emulator.soql.grouping import ignoring_case, subtotal_order
+from emulator.soql.json_records import record_json, record_struct
 from emulator.soql.limits import MAX_RELATIONSHIP_LEVELS, MAX_RELATIONSHIP_LEVELS_BEFORE_58
 from emulator.soql.nodes import FieldPath, offset_of
 from emulator.soql.predicates import translate_condition
@@ -68,6 +69,8 @@ class Plan:
     children: list[ChildPlan] = field(default_factory=list)
     parent_key_index: int | None = None
     """For a child plan: the column holding the parent's Id."""
+    json_sql: str | None = None
+    """The same query selecting ``(Id, record JSON text)`` when DuckDB can write the records (see json_records)."""
 
 
 class _Columns:
@@ -95,6 +98,7 @@ def compile_plan(
     include_deleted: bool,
     restrict_ids: bool = False,
     read_through: tuple[tuple[str, str], ...] = (),
+    json_records: bool = True,
 ) -> Plan:
     """The plan of a bound query for one context (its day, time zone and fiscal year).
 
@@ -102,10 +106,12 @@ def compile_plan(
     records (SOSL's RETURNING clauses run this way over the Ids a search matched).
     ``read_through`` (``Org.read_through``) names the tables a fork reads from another
     catalog; they are qualified with it so DuckDB reads the table itself, not the fork's view.
+    ``json_records`` lets DuckDB write the records as JSON where it can (emulator.soql.json_records).
     """
     _check_relationship_levels(bound, api_version)
     translator = _Translator(ctx, schema, f"/services/data/v{api_version}/sobjects/", include_deleted)
     translator.catalogs = dict(read_through)
+    translator.json_records = json_records
     if restrict_ids and not bound.count_only and not bound.aggregate:
         return translator.records_plan(bound, restrict=True)
     return translator.plan(bound)
@@ -143,6 +149,7 @@ class _Translator:
         self.include_deleted = include_deleted
         self.catalogs: dict[str, str] = {}
         self.grouping_text = False
+        self.json_records = True
         """True while translating an aggregate query: its text is grouped ignoring case."""
 
     def render(self, select: exp.Select) -> str:
@@ -276,6 +283,7 @@ class _Translator:
             return self._aggregate_plan(bound)
         finally:
             self.grouping_text = False
+        self.json_records = True
 
     def _aggregate_plan(self, bound: BoundQuery) -> Plan:
         columns = _Columns()
@@ -326,7 +334,13 @@ class _Translator:
             select = self.finish(select, bound, ordered)
         type_name = bound.obj.name
         build = record_builder(type_name, id_index, self.url_prefix, entries)
-        return Plan(self.render(select), "records", build, children, parent_key_index)
+        plan = Plan(self.render(select), "records", build, children, parent_key_index)
+        if parent_key is None and not children and self.json_records:
+            struct = record_struct(self.tree, columns.expressions, type_name, id_index, self.url_prefix)
+            if struct is not None:
+                select.set("expressions", [root.id_expression(), record_json(struct)])
+                plan.json_sql = self.render(select)
+        return plan
 
     def per_parent(
         self, select: exp.Select, bound: BoundQuery, parent_key: exp.Expression, ordered: list[exp.Ordered]
@@ -370,6 +384,7 @@ class _Translator:
                 root.append((key, no_value))
             elif isinstance(item, TypeOfItem):
                 root.append(self.typeof_entry(item, columns))
+        self.tree = root
         return _finish(root, self.url_prefix)
 
     def parent_entries(
@@ -384,7 +399,9 @@ class _Translator:
         holder = self.parent_entries(node.parent, names[:-1], columns, nested)
         entries: list = []
         nested[names] = entries
-        holder.append(_Parent(names[-1], self.type_namer(node), columns.add(node.id_expression()), entries))
+        holder.append(
+            _Parent(names[-1], self.type_namer(node), columns.add(node.id_expression()), entries, node)
+        )
         return entries
 
     def type_namer(self, node: JoinNode) -> Callable[[str], str] | str:
@@ -462,8 +479,10 @@ def _is_count(node: exp.Expression) -> bool:
 class _Parent:
     """A parent record being assembled: its entries are complete only once every item is seen."""
 
-    def __init__(self, key: str, type_of: Callable[[str], str], id_index: int, entries: list) -> None:
-        self.key, self.type_of, self.id_index, self.entries = key, type_of, id_index, entries
+    def __init__(
+        self, key: str, type_of: Callable[[str], str] | str, id_index: int, entries: list, node: JoinNode
+    ) -> None:
+        self.key, self.type_of, self.id_index, self.entries, self.node = key, type_of, id_index, entries, node
 
 
 def _finish(entries: list, url_prefix: str) -> list[Entry]:
