@@ -58,7 +58,7 @@ def _each_door(org):
 
 def test_an_engine_bug_is_unknown_exception_with_one_error_id_format_and_is_logged(org, monkeypatch, caplog):
     monkeypatch.setattr(soql, "first_batch", _engine_bug)
-    monkeypatch.setattr(soql, "fetch", _engine_bug)
+    monkeypatch.setattr(soql, "fetch_records", _engine_bug)
     monkeypatch.setattr(sosl, "_run", _engine_bug)
     caplog.set_level(logging.ERROR, logger="emulator")
     for door, call in _each_door(org).items():
@@ -91,7 +91,7 @@ def test_the_same_bug_keeps_its_first_and_last_numbers(org, monkeypatch):
 
 def test_a_statement_too_deep_to_walk_is_query_too_complicated_everywhere(org, monkeypatch):
     monkeypatch.setattr(soql, "first_batch", _too_deep)
-    monkeypatch.setattr(soql, "fetch", _too_deep)
+    monkeypatch.setattr(soql, "fetch_records", _too_deep)
     monkeypatch.setattr(sosl, "_run", _too_deep)
     for door, call in _each_door(org).items():
         error = _failure(call)

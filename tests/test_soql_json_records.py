@@ -58,18 +58,19 @@ def test_duckdb_writes_the_records_the_builders_make(org, text):
     assert soql.query(org, text, batch_size=2000)["records"] == expected[:2000]
 
 
-def test_few_rows_keep_the_python_builders(org):
+def test_few_rows_keep_the_python_builders_and_each_run_tells_the_next(org):
     """DuckDB's JSON functions cost a fixed time per query: few records are built in Python."""
-    assert plan_for(org, "SELECT Id, Name FROM Issue__c", False, "62.0").json_sql is None
-    assert (
-        plan_for(org, "SELECT Id FROM Case WHERE AccountId != null LIMIT 5", False, "62.0").json_sql is None
-    )
-    one_case = "SELECT Id, Subject FROM Case WHERE Id = '500Em0000000001IAA'"
-    assert plan_for(org, one_case, False, "62.0").json_sql is None
-    assert (
-        plan_for(org, "SELECT Id, Subject FROM Case WHERE Status = 'Closed'", False, "62.0").json_sql
-        is not None
-    )
+    guess = lambda text: plan_for(org, text, False, "62.0").expect_many  # noqa: E731
+    assert not guess("SELECT Id, Name FROM Issue__c")
+    assert not guess("SELECT Id FROM Case WHERE AccountId != null LIMIT 5")
+    assert not guess("SELECT Id, Subject FROM Case WHERE Id = '500Em0000000001IAA'")
+    many = "SELECT Id, Subject FROM Case WHERE Status = 'Closed'"
+    few = "SELECT Id, Subject FROM Case WHERE Status = 'Escalated'"
+    assert guess(many) and guess(few)
+    for text in (many, few):
+        expected = soql.query(org, text)
+        assert json.loads(soql.query_json(org, text)) == expected  # the second run follows the first's size
+    assert guess(many) and not guess(few)
 
 
 def test_paged_json_bodies_match_the_dict_bodies(org):

@@ -21,7 +21,7 @@ from emulator.errors import SalesforceError
 from emulator.soql.errors import SoqlError, to_salesforce_error
 from emulator.soql.execute import (
     batch_size_of,
-    fetch,
+    fetch_records,
     first_batch,
     first_batch_json,
     next_batch,
@@ -108,11 +108,11 @@ def select_records(
         if plan.kind != "records":
             raise SalesforceError("MALFORMED_QUERY", "unexpected token: '('")
         params = [list(restrict_ids)] if restrict_ids is not None else None
-        rows = fetch(org, plan, params)
+        rows, as_json = fetch_records(org, plan, params)
         if restrict_ids is not None and not order_by_text:
             rank = {record_id: i for i, record_id in enumerate(restrict_ids)}
             rows.sort(key=lambda row: rank.get(row[0], len(rank)))
-        return shape_records(org, plan, rows)
+        return shape_records(org, plan, rows, as_json)
 
 
 def _without_caret(exc: SoqlError) -> SalesforceError:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from emulator import ids
 from emulator.errors import SalesforceError
+from emulator.soql.json_records import MANY_ROWS
 from emulator.soql.shape import bulk_allocation, child_result
 from emulator.soql.translate import Plan
 from emulator.wire import to_json
@@ -49,6 +50,8 @@ class Cursor:
     rows: list[tuple]
     batch_size: int
     api_version: str
+    json_rows: bool = False
+    """The rows are ``(Id, record JSON)`` pairs DuckDB wrote."""
 
 
 def batch_size_of(requested: int | None) -> int:
@@ -59,12 +62,24 @@ def batch_size_of(requested: int | None) -> int:
 
 
 def fetch(org: Org, plan: Plan, params: list[Any] | None = None) -> list[tuple]:
-    """All rows of ``plan``: ``(Id, record JSON)`` when DuckDB writes its records, else its columns.
-
-    A DuckDB failure reaches the error boundary as an engine bug.
-    """
+    """All rows of ``plan``'s columns (a DuckDB failure reaches the error boundary as an engine bug)."""
     with org.lock:
-        return org.con.execute(plan.json_sql or plan.sql, params).fetchall()
+        return org.con.execute(plan.sql, params).fetchall()
+
+
+def fetch_records(org: Org, plan: Plan, params: list[Any] | None = None) -> tuple[list[tuple], bool]:
+    """The rows of a records plan, and whether they are ``(Id, record JSON)`` pairs DuckDB wrote.
+
+    DuckDB writes the JSON when the plan can and the query is expected to return many rows:
+    first as the plan's static guess says, then as its last run showed (DuckDB's JSON functions
+    cost a fixed time that only many records repay, see :mod:`emulator.soql.json_records`).
+    """
+    as_json = plan.json_sql is not None and plan.expect_many
+    with org.lock:
+        rows = org.con.execute(plan.json_sql if as_json else plan.sql, params).fetchall()
+    if plan.json_sql is not None:
+        plan.expect_many = len(rows) >= MANY_ROWS
+    return rows, as_json
 
 
 def first_batch(org: Org, plan: Plan, batch_size: int, api_version: str) -> dict:
@@ -82,8 +97,8 @@ def first_batch_parts(org: Org, plan: Plan, batch_size: int, api_version: str) -
     if plan.kind == "count":
         rows = fetch(org, plan)
         return {"totalSize": int(rows[0][0]) if rows else 0, "done": True}, []
-    rows = fetch(org, plan)
     if plan.kind == "aggregate":
+        rows = fetch(org, plan)
         if len(rows) > MAX_AGGREGATE_ROWS:
             raise SalesforceError(
                 "MALFORMED_QUERY",
@@ -92,7 +107,8 @@ def first_batch_parts(org: Org, plan: Plan, batch_size: int, api_version: str) -
         with bulk_allocation():
             records = [plan.build(r) for r in rows]
         return {"totalSize": len(rows), "done": True}, records
-    cursor = Cursor(plan, rows, batch_size, api_version)
+    rows, as_json = fetch_records(org, plan)
+    cursor = Cursor(plan, rows, batch_size, api_version, as_json)
     return page_parts(org, cursor, 0, None)
 
 
@@ -112,7 +128,7 @@ def page_parts(org: Org, cursor: Cursor, position: int, locator: str | None) -> 
     rows = cursor.rows
     plan = cursor.plan
     end = min(len(rows), position + cursor.batch_size)
-    if plan.json_sql is not None:
+    if cursor.json_rows:
         records: list = [row[1] for row in rows[position:end]]
     else:
         records = shape_records(org, plan, rows[position:end])
@@ -145,13 +161,13 @@ def _as_json(head: dict, records: list) -> bytes:
     return f'{start},"records":[{items}]}}'.encode()
 
 
-def shape_records(org: Org, plan: Plan, rows: list[tuple]) -> list[dict]:
+def shape_records(org: Org, plan: Plan, rows: list[tuple], json_rows: bool = False) -> list[dict]:
     """REST records for ``rows``, with their child subqueries run for these parents.
 
     Each level of child subqueries is one query for all the records of the level above, however
     deep they nest.
     """
-    if plan.json_sql is not None:
+    if json_rows:
         return json.loads("[" + ",".join(row[1] for row in rows) + "]")
     with bulk_allocation():
         records = [plan.build(row) for row in rows]

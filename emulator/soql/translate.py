@@ -71,6 +71,8 @@ class Plan:
     """For a child plan: the column holding the parent's Id."""
     json_sql: str | None = None
     """The same query selecting ``(Id, record JSON text)`` when DuckDB can write the records (see json_records)."""
+    expect_many: bool = False
+    """Whether the next run is expected to return many rows (then DuckDB writes the JSON)."""
 
 
 class _Columns:
@@ -283,7 +285,6 @@ class _Translator:
             return self._aggregate_plan(bound)
         finally:
             self.grouping_text = False
-        self.json_records = True
 
     def _aggregate_plan(self, bound: BoundQuery) -> Plan:
         columns = _Columns()
@@ -335,11 +336,12 @@ class _Translator:
         type_name = bound.obj.name
         build = record_builder(type_name, id_index, self.url_prefix, entries)
         plan = Plan(self.render(select), "records", build, children, parent_key_index)
-        if parent_key is None and not children and self.json_records:
+        if parent_key is None and not children:
             struct = record_struct(self.tree, columns.expressions, type_name, id_index, self.url_prefix)
             if struct is not None:
                 select.set("expressions", [root.id_expression(), record_json(struct)])
                 plan.json_sql = self.render(select)
+                plan.expect_many = self.json_records
         return plan
 
     def per_parent(
