@@ -8,7 +8,10 @@ failure becomes the same error whichever door it came through:
 
 - a :class:`~emulator.errors.SalesforceError` passes unchanged;
 - anything else is a bug: it is logged with its traceback and answered UNKNOWN_EXCEPTION,
-  whose ErrorId appears in the log line too.
+  whose ErrorId appears in the log line too. The same lines are appended to
+  ``<cache>/logs/unknown-exceptions.log`` (:func:`error_log_path`), where a user finds the
+  traceback behind an ErrorId to report it (the ErrorId's first and last numbers name the
+  failure and where it happened, so one bug keeps them).
 
 The SOQL and SOSL engines run a statement inside :func:`statement_errors`, which adds the two
 rules that only make sense for a statement: the engine's own pre-rendered errors (a syntax
@@ -20,10 +23,14 @@ answers queries past its limits. The REST router wraps every request in the plai
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import logging
+import traceback
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TypeVar
 
+from emulator.cache_dir import cache_root
 from emulator.errors import SalesforceError, query_too_complicated, unknown_exception
 
 log = logging.getLogger("emulator")
@@ -37,7 +44,28 @@ def as_salesforce_error(failure: BaseException, *, context: str = "") -> Salesfo
         return failure
     error = unknown_exception(failure)
     log.error("%s%s", f"unexpected error {context}: " if context else "", error.message, exc_info=failure)
+    _append_to_error_log(error, failure, context)
     return error
+
+
+def error_log_path() -> Path:
+    """The file where every UNKNOWN_EXCEPTION is written with its ErrorId and traceback."""
+    return cache_root() / "logs" / "unknown-exceptions.log"
+
+
+def _append_to_error_log(error: SalesforceError, failure: BaseException, context: str) -> None:
+    """One entry per failure: when, the message the client saw, what was being done, the traceback."""
+    lines = [f"{dt.datetime.now(dt.UTC).isoformat(timespec='seconds')} {error.message}"]
+    if context:
+        lines.append(f"while {context}")
+    lines.extend(traceback.format_exception(failure))
+    try:
+        path = error_log_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as log_file:
+            log_file.write("".join(line if line.endswith("\n") else line + "\n" for line in lines) + "\n")
+    except OSError:
+        pass  # a read-only cache keeps the log line only
 
 
 @contextlib.contextmanager

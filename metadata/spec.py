@@ -48,6 +48,7 @@ SOAP_TYPES = {
 
 TEXT_TYPES = {
     "string",
+    "datacategorygroupreference",
     "textarea",
     "picklist",
     "multipicklist",

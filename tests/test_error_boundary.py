@@ -58,7 +58,7 @@ def _each_door(org):
 
 def test_an_engine_bug_is_unknown_exception_with_one_error_id_format_and_is_logged(org, monkeypatch, caplog):
     monkeypatch.setattr(soql, "first_batch", _engine_bug)
-    monkeypatch.setattr(soql, "fetch", _engine_bug)
+    monkeypatch.setattr(soql, "fetch_records", _engine_bug)
     monkeypatch.setattr(sosl, "_run", _engine_bug)
     caplog.set_level(logging.ERROR, logger="emulator")
     for door, call in _each_door(org).items():
@@ -71,6 +71,17 @@ def test_an_engine_bug_is_unknown_exception_with_one_error_id_format_and_is_logg
         assert error.message in caplog.records[0].getMessage(), door
 
 
+def test_the_traceback_behind_an_error_id_is_in_a_log_file_the_user_finds(org, monkeypatch, private_cache):
+    from emulator.error_boundary import error_log_path
+
+    monkeypatch.setattr(soql, "first_batch", _engine_bug)
+    error = _failure(lambda: soql.query(org, "SELECT Id FROM Account"))
+    assert error_log_path().is_relative_to(private_cache)
+    entries = error_log_path().read_text(encoding="utf-8").split("\n\n")
+    entry = next(e for e in entries if error.message in e)
+    assert "RuntimeError: engine bug" in entry and "Traceback" in entry
+
+
 def test_the_same_bug_keeps_its_first_and_last_numbers(org, monkeypatch):
     monkeypatch.setattr(soql, "first_batch", _engine_bug)
     first = ERROR_ID.match(_failure(lambda: soql.query(org, "SELECT Id FROM Account")).message)
@@ -80,7 +91,7 @@ def test_the_same_bug_keeps_its_first_and_last_numbers(org, monkeypatch):
 
 def test_a_statement_too_deep_to_walk_is_query_too_complicated_everywhere(org, monkeypatch):
     monkeypatch.setattr(soql, "first_batch", _too_deep)
-    monkeypatch.setattr(soql, "fetch", _too_deep)
+    monkeypatch.setattr(soql, "fetch_records", _too_deep)
     monkeypatch.setattr(sosl, "_run", _too_deep)
     for door, call in _each_door(org).items():
         error = _failure(call)
@@ -100,6 +111,7 @@ def test_rest_answers_an_engine_bug_and_a_router_bug_alike(monkeypatch, caplog):
     sf = connect("blank")
     caplog.set_level(logging.ERROR, logger="emulator")
     monkeypatch.setattr(soql, "first_batch", _engine_bug)
+    monkeypatch.setattr(soql, "first_batch_json", _engine_bug)  # REST answers /query with the JSON body
     from emulator.rest import describe
 
     monkeypatch.setattr(describe.ROUTES[2], "handlers", {"GET": _engine_bug})

@@ -47,7 +47,7 @@ def test_cli_generate_writes_and_reports(tmp_path, capsys):
     assert (
         main(["generate", "--profile", "tiny", "--seed", "2", "--out", str(tmp_path / "ds"), "--quiet"]) == 0
     )
-    assert "records of 19 objects to" in capsys.readouterr().out
+    assert "records of 20 objects to" in capsys.readouterr().out
     assert Dataset(tmp_path / "ds").manifest["seed"] == 2
 
 

@@ -259,3 +259,47 @@ def test_pathological_inputs_answer_with_errors(built):
     assert error_of(org, "SELECT Id FROM Account; SELECT Id FROM Contact").error_code == "MALFORMED_QUERY"
     big_in = "SELECT Id FROM Account WHERE Name IN (" + ", ".join(f"'n{i}'" for i in range(5000)) + ")"
     assert soql.query(org, big_in)["totalSize"] == 0
+
+
+def test_a_statement_past_100000_characters_is_refused_like_django_salesforce_164(built):
+    org, _ = built
+    text = "SELECT Id FROM Account WHERE Name IN (" + ", ".join(f"'n{i:06d}'" for i in range(10_000)) + ")"
+    err = error_of(org, text)
+    assert (err.error_code, err.message) == (
+        "MALFORMED_QUERY",
+        "SOQL statements can not be longer than 100000 characters",
+    )
+
+
+@pytest.mark.parametrize(
+    "text, code, message",
+    [
+        ("SELECT MIN(ClosedDate), TYPEOF Owner WHEN User THEN Name ELSE Name END FROM Case", "MALFORMED_QUERY",
+         "unexpected token: 'TYPEOF'"),
+        ("SELECT Name FROM Contact ORDER BY FORMAT(MailingAddress)", "MALFORMED_QUERY", "unexpected token: '('"),
+        ("SELECT Name FROM Contact ORDER BY DAY_ONLY(MailingAddress)", "MALFORMED_QUERY",
+         "field 'MailingAddress' can not be sorted in a query call"),
+        ("SELECT GROUPING(OwnerId) FROM Account", "MALFORMED_QUERY", "Field must be grouped or aggregated: OwnerId"),
+        ("SELECT GROUPING(CreatedDate) c FROM Case GROUP BY Priority", "MALFORMED_QUERY",
+         "Field must be grouped or aggregated: CreatedDate"),
+        ("SELECT Name FROM Account WHERE NumberOfEmployees LIKE 'Acme%'", "INVALID_FIELD",
+         "value of filter criterion for field 'NumberOfEmployees' must be of type int and should not be enclosed in "
+         "quotes"),
+        ("SELECT Name FROM Account WHERE NumberOfEmployees LIKE 5", "MALFORMED_QUERY", "unexpected token: '5'"),
+        ("SELECT Subject FROM Case WHERE IsClosed LIKE 'x'", "INVALID_FIELD",
+         "value of filter criterion for field 'IsClosed' must be of type boolean and should not be enclosed in quotes"),
+        ("SELECT COUNT(Description) FROM Case ORDER BY DAY_ONLY(CreatedDate)", "MALFORMED_QUERY",
+         "Ordered field must be grouped or aggregated: CreatedDate"),
+        ("SELECT Name FROM Account ORDER BY convertCurrency(AnnualRevenue)", "MALFORMED_QUERY", "unexpected token: '('"),
+    ],
+)  # fmt: skip
+def test_queries_that_once_failed_inside_the_engine_are_refused_with_a_code(built, text, code, message):
+    org, _ = built
+    err = error_of(org, text)
+    assert (err.error_code, err.message.splitlines()[-1]) == (code, message)
+
+
+def test_tolabel_of_a_field_without_picklist_values_is_its_value(built):
+    org, _ = built
+    body = soql.query(org, "SELECT Name FROM Account WHERE toLabel(Name) = 'acme corp'")
+    assert [r["Name"] for r in body["records"]] == ["Acme Corp"]

@@ -63,7 +63,8 @@ VALUES = ["'x'", "'Acme%'", "null", "true", "5", "-2.5", "2024-01-01", "2024-01-
           "LAST_N_DAYS:3", "THIS_FISCAL_YEAR", "'001Em0000000001IAA'", "USD100", "('a', 'b')"]  # fmt: skip
 OPERATORS = ["=", "!=", "<>", "<", "<=", ">", ">=", "LIKE", "IN", "NOT IN", "INCLUDES", "EXCLUDES"]
 FUNCTIONS = ["COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX", "CALENDAR_YEAR", "DAY_ONLY", "toLabel",
-             "FORMAT", "convertCurrency", "WEEK_IN_YEAR", "FISCAL_QUARTER"]  # fmt: skip
+             "FORMAT", "convertCurrency", "WEEK_IN_YEAR", "FISCAL_QUARTER", "GROUPING", "HOUR_IN_DAY"]  # fmt: skip
+TYPEOF = "TYPEOF Owner WHEN User THEN Name, Email WHEN Group THEN Name ELSE Name END"
 
 
 @st.composite
@@ -76,6 +77,8 @@ def soql_queries(draw) -> str:
         select.append(f"{draw(st.sampled_from(FUNCTIONS))}({draw(field)})")
     if obj == "Account" and draw(st.booleans()):
         select.append("(SELECT LastName FROM Contacts ORDER BY LastName LIMIT 2)")
+    if obj == "Case" and draw(st.booleans()):
+        select.append(TYPEOF)
     text = f"SELECT {', '.join(select)} FROM {obj}"
     conditions = [
         f"{draw(field)} {draw(st.sampled_from(OPERATORS))} {draw(st.sampled_from(VALUES))}"
@@ -85,9 +88,13 @@ def soql_queries(draw) -> str:
         joiner = draw(st.sampled_from([" AND ", " OR "]))
         text += " WHERE " + joiner.join(("NOT " if draw(st.booleans()) else "") + c for c in conditions)
     if draw(st.booleans()):
-        text += f" GROUP BY {draw(field)}"
+        grouped = draw(field)
+        text += f" GROUP BY {draw(st.sampled_from([grouped, f'ROLLUP({grouped})', f'CUBE({grouped})']))}"
     if draw(st.booleans()):
-        text += f" ORDER BY {draw(field)} {draw(st.sampled_from(['', 'ASC', 'DESC NULLS LAST']))}"
+        ordered = draw(
+            st.one_of(field, st.builds(lambda fn, f: f"{fn}({f})", st.sampled_from(FUNCTIONS), field))
+        )
+        text += f" ORDER BY {ordered} {draw(st.sampled_from(['', 'ASC', 'DESC NULLS LAST']))}"
     if draw(st.booleans()):
         text += f" LIMIT {draw(st.integers(0, 3000))}"
     if draw(st.booleans()):

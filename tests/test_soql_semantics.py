@@ -14,6 +14,7 @@ import pytest
 from small_org import names
 
 from emulator import soql
+from emulator.errors import SalesforceError
 
 
 def subjects(org, where: str, **options) -> set:
@@ -276,3 +277,113 @@ def test_limit_and_offset(built):
     body = soql.query(org, "SELECT Subject FROM Case ORDER BY CreatedDate LIMIT 2 OFFSET 1")
     assert names(body) == ["sizing question", "Late delivery"]
     assert body["totalSize"] == 2
+
+
+# ---------------------------------------------------------------------------- aggregates
+def test_min_and_max_of_a_picklist_follow_its_defined_order(built):
+    """Aggregate Functions (sforce_api_calls_soql_select_agg_functions.htm): MIN()/MAX() on picklists use the
+    picklist's sort order. Case.Priority is High, Medium, Low; Status is New, Working, Escalated, Closed."""
+    org, _ = built
+    [row] = soql.query(
+        org, "SELECT MIN(Priority) lo, MAX(Priority) hi, MIN(Status) s, MAX(Status) t FROM Case"
+    )["records"]
+    assert (row["lo"], row["hi"], row["s"], row["t"]) == ("High", "Low", "New", "Closed")
+    per_status = soql.query(org, "SELECT Status, MAX(Priority) p FROM Case GROUP BY Status ORDER BY Status")
+    assert [(r["Status"], r["p"]) for r in per_status["records"]] == [
+        ("New", "High"),
+        ("Working", "Medium"),
+        ("Closed", "Low"),
+    ]
+
+
+def test_rollup_subtotals_follow_their_groups_and_the_grand_total_comes_last(built):
+    """GROUP BY ROLLUP (sforce_api_calls_soql_select_groupby_rollup.htm): each group's rows, its subtotal, the
+    grand total last; groups in the field's ORDER BY order (picklists in their defined order)."""
+    org, _ = built
+    body = soql.query(org, "SELECT Status, Priority, COUNT(Id) n FROM Case GROUP BY ROLLUP(Status, Priority)")
+    assert [(r["Status"], r["Priority"], r["n"]) for r in body["records"]] == [
+        ("New", "High", 1),
+        ("New", None, 1),
+        ("Working", "Medium", 1),
+        ("Working", None, 1),
+        ("Closed", "Medium", 1),
+        ("Closed", "Low", 1),
+        ("Closed", None, 2),
+        (None, None, 4),
+    ]
+
+
+def test_cube_lists_subtotals_of_each_field_and_the_grand_total_last(built):
+    """GROUP BY CUBE (sforce_api_calls_soql_select_groupby_cube.htm)."""
+    org, _ = built
+    body = soql.query(org, "SELECT Status, Priority, COUNT(Id) n FROM Case GROUP BY CUBE(Status, Priority)")
+    rows = [(r["Status"], r["Priority"], r["n"]) for r in body["records"]]
+    assert rows[-1] == (None, None, 4)
+    assert rows[-4:-1] == [(None, "High", 1), (None, "Medium", 2), (None, "Low", 1)]
+    assert rows.index(("Closed", None, 2)) == rows.index(("Closed", "Low", 1)) + 1
+
+
+def test_group_by_text_that_differs_only_in_case_is_one_group(built):
+    """Comparison Operators: SOQL compares text ignoring case; it groups it the same way."""
+    org, _ = built
+    fork = org.fork()
+    fork.insert("Account", {"Name": "ACME CORP", "Industry": "RETAIL"})
+    fork.insert("Account", {"Name": "acme corp"})
+    body = soql.query(fork, "SELECT Name, COUNT(Id) n FROM Account GROUP BY Name ORDER BY Name")
+    rows = [(r["Name"], r["n"]) for r in body["records"]]
+    assert [n for _, n in rows] == [3, 1, 1] and rows[0][0].lower() == "acme corp"
+    industries = soql.query(
+        fork, "SELECT Industry, COUNT(Id) n FROM Account WHERE Industry != null GROUP BY Industry"
+    )
+    assert [r["n"] for r in industries["records"]] == [2]
+    assert soql.query(fork, "SELECT COUNT() FROM Account GROUP BY Name")["totalSize"] == 3
+    fork.close()
+
+
+# ---------------------------------------------------------------------------- polymorphic paths
+def test_a_polymorphic_path_continues_through_the_name_entitys_relationships(built):
+    """Understanding Polymorphic Keys and Relationships; Object Reference, "Name" (ProfileId, UserRoleId):
+    ``Owner.Profile.Name`` and ``Owner.UserRole.Name`` on Case; a queue owner has no profile."""
+    org, _ = built
+    body = soql.query(
+        org, "SELECT Owner.Name, Owner.Profile.Name, Owner.UserRole.Name FROM Case WHERE Status = 'Closed' "
+        "ORDER BY CreatedDate",
+    )  # fmt: skip
+    queue, user = (r["Owner"] for r in body["records"])
+    assert queue["attributes"]["type"] == "Group" and queue["Profile"] is None and queue["UserRole"] is None
+    assert user["attributes"]["type"] == "User"
+    assert (
+        user["Profile"]["attributes"]["type"] == "Profile"
+        and user["Profile"]["Name"] == "System Administrator"
+    )
+    assert (
+        soql.query(org, "SELECT COUNT() FROM Case WHERE Owner.Profile.Name = 'system administrator'")[
+            "totalSize"
+        ]
+        == 3
+    )
+    with pytest.raises(SalesforceError) as info:
+        soql.query(org, "SELECT Owner.Account.Name FROM Case")
+    assert "Didn't understand relationship 'Account'" in info.value.message
+
+
+# ---------------------------------------------------------------------------- batches
+def test_child_subquery_rows_count_toward_the_batch_size(built):
+    """Developer Limits, "SOQL and SOSL Limits for Search Queries": 2,000 results per request, including results
+    from child objects; REST "Query Options Header" (batchSize at least 200)."""
+    org, _ = built
+    fork = org.fork()
+    for n in range(3):
+        account = fork.insert("Account", {"Name": f"Busy {n}"})
+        for i in range(150):
+            fork.insert("Contact", {"LastName": f"C{n}-{i:03d}", "AccountId": account})
+    text = "SELECT Name, (SELECT LastName FROM Contacts) FROM Account WHERE Name LIKE 'Busy%' ORDER BY Name"
+    first = soql.query(fork, text, batch_size=200)
+    assert first["totalSize"] == 3 and first["done"] is False
+    assert [r["Name"] for r in first["records"]] == ["Busy 0"]
+    assert first["records"][0]["Contacts"]["totalSize"] == 150
+    second = soql.query_more(fork, first["nextRecordsUrl"].rsplit("/", 1)[1])
+    assert [r["Name"] for r in second["records"]] == ["Busy 1"] and second["done"] is False
+    everything = soql.query(fork, text, batch_size=2000)
+    assert len(everything["records"]) == 3 and everything["done"] is True
+    fork.close()

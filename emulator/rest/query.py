@@ -14,12 +14,17 @@ import re
 
 from emulator import soql, sosl
 from emulator.errors import SalesforceError
-from emulator.rest.messages import Response, json_response
+from emulator.rest.messages import Headers, Response, json_response
 from emulator.rest.params import capped_number
 from emulator.rest.routing import Call, Route
 
 DEFAULT_BATCH_SIZE = 2000
 _BATCH_SIZE = re.compile(r"batchSize\s*=\s*([0-9]+)", re.IGNORECASE)
+
+
+def json_bytes_response(status: int, body: bytes) -> Response:
+    """A JSON response whose body the engine already wrote (records DuckDB wrote as JSON are not re-encoded)."""
+    return Response(status, Headers({"Content-Type": "application/json;charset=UTF-8"}), body)
 
 
 def batch_size(call: Call) -> int:
@@ -37,14 +42,14 @@ def _query_text(call: Call) -> str:
 
 
 def run_query(call: Call, include_deleted: bool) -> Response:
-    body = soql.query(
+    body = soql.query_json(
         call.org,
         _query_text(call),
         include_deleted=include_deleted,
         batch_size=batch_size(call),
         api_version=call.version,
     )
-    return json_response(200, body)
+    return json_bytes_response(200, body)
 
 
 def query(call: Call) -> Response:
@@ -63,7 +68,7 @@ def query_all(call: Call) -> Response:
 
 def query_more(call: Call, locator: str) -> Response:
     """``GET query/<locator>`` (or ``queryAll/<locator>``): the next page of a query."""
-    return json_response(200, soql.query_more(call.org, locator, api_version=call.version))
+    return json_bytes_response(200, soql.query_more_json(call.org, locator, api_version=call.version))
 
 
 def search(call: Call) -> Response:

@@ -7,8 +7,9 @@ query text (:mod:`.plans`). Every failure is a :class:`~emulator.errors.Salesfor
 worded like Salesforce's, with its caret prefix where Salesforce gives one.
 
 Public interface: :func:`query`, :func:`query_more` (the REST bodies of ``/query``,
-``/queryAll`` and ``/query/<locator>``) and :func:`select_records` (SOSL's RETURNING
-clauses run through it).
+``/queryAll`` and ``/query/<locator>``; :func:`query_json` and :func:`query_more_json` give
+the same bodies as the JSON bytes a client receives, written by DuckDB where it can) and
+:func:`select_records` (SOSL's RETURNING clauses run through it).
 """
 
 from __future__ import annotations
@@ -18,13 +19,21 @@ from typing import TYPE_CHECKING
 from emulator.error_boundary import statement_errors
 from emulator.errors import SalesforceError
 from emulator.soql.errors import SoqlError, to_salesforce_error
-from emulator.soql.execute import batch_size_of, fetch, first_batch, next_batch, shape_records
+from emulator.soql.execute import (
+    batch_size_of,
+    fetch_records,
+    first_batch,
+    first_batch_json,
+    next_batch,
+    next_batch_json,
+    shape_records,
+)
 from emulator.soql.plans import plan_for
 
 if TYPE_CHECKING:
     from emulator.store.org import Org
 
-__all__ = ["query", "query_more", "select_records"]
+__all__ = ["query", "query_json", "query_more", "query_more_json", "select_records"]
 
 
 def query(
@@ -38,6 +47,22 @@ def query(
     with statement_errors(SoqlError, lambda exc: _rendered(exc, text)):
         plan = plan_for(org, text, include_deleted, api_version)
         return first_batch(org, plan, batch_size_of(batch_size), api_version)
+
+
+def query_json(
+    org: Org, soql: str, *, include_deleted: bool = False, batch_size: int = 2000, api_version: str = "62.0"
+) -> bytes:
+    """:func:`query`'s body as UTF-8 JSON bytes (what REST sends); raises SalesforceError like :func:`query`."""
+    text = soql if isinstance(soql, str) else ""
+    with statement_errors(SoqlError, lambda exc: _rendered(exc, text)):
+        plan = plan_for(org, text, include_deleted, api_version)
+        return first_batch_json(org, plan, batch_size_of(batch_size), api_version)
+
+
+def query_more_json(org: Org, locator: str, *, api_version: str = "62.0") -> bytes:
+    """:func:`query_more`'s body as UTF-8 JSON bytes."""
+    with statement_errors():
+        return next_batch_json(org, locator, api_version)
 
 
 def query_more(org: Org, locator: str, *, api_version: str = "62.0") -> dict:
@@ -83,11 +108,11 @@ def select_records(
         if plan.kind != "records":
             raise SalesforceError("MALFORMED_QUERY", "unexpected token: '('")
         params = [list(restrict_ids)] if restrict_ids is not None else None
-        rows = fetch(org, plan, params)
+        rows, as_json = fetch_records(org, plan, params)
         if restrict_ids is not None and not order_by_text:
             rank = {record_id: i for i, record_id in enumerate(restrict_ids)}
             rows.sort(key=lambda row: rank.get(row[0], len(rank)))
-        return shape_records(org, plan, rows)
+        return shape_records(org, plan, rows, as_json)
 
 
 def _without_caret(exc: SoqlError) -> SalesforceError:

@@ -16,24 +16,22 @@ from sqlglot import exp
 
 from emulator.soql import nodes
 from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
+from emulator.soql.data_categories import bind_data_categories
 from emulator.soql.dialect import SOQL
 from emulator.soql.errors import (
-    SoqlError,
     bad_child_relationship,
     invalid_field,
     malformed,
     no_such_column,
     unsupported_type,
 )
+from emulator.soql.features import refuse_missing_features
+from emulator.soql.functions import function_of
+from emulator.soql.functions.registry import ARGUMENT, GROUP_BY, HAVING, ORDER_BY, SELECT, WHERE
+from emulator.soql.limits import FIELDS_MACRO_LIMIT, MAX_RELATIONSHIP_LEVELS, checked_limit, checked_offset
 from emulator.soql.nodes import FieldPath, offset_of
 from emulator.soql.resolve import NAME_ENTITY_FIELDS, JoinNode, JoinTree, ResolvedField
 from metadata.model import Field, Schema, SObject
-
-MAX_OFFSET = 2000
-FIELDS_MACRO_LIMIT = 200
-AGGREGATE_TYPES = (exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max)
-WRAPPING_FUNCTIONS = ("TOLABEL", "FORMAT", "CONVERTCURRENCY")
-"""Functions of a non-aggregate select list that keep the field's key (``toLabel(Status)`` -> ``Status``)."""
 
 
 # ---------------------------------------------------------------------------- binding
@@ -43,22 +41,31 @@ def bind(tree: exp.Select, schema: Schema) -> BoundQuery:
 
 
 class _Binder:
-    def __init__(self, schema: Schema, prefix: str) -> None:
+    def __init__(self, schema: Schema, prefix: str, level: int = 1) -> None:
         self.schema = schema
         self.prefix = prefix
+        self.level = level
+        """Which level of parent-to-child relationships this binder's query is (the root query is 1)."""
         self._subqueries = 0
 
-    def sub_binder(self) -> _Binder:
+    def sub_binder(self, child: bool = False) -> _Binder:
         self._subqueries += 1
-        return _Binder(self.schema, f"{self.prefix}s{self._subqueries}_")
+        return _Binder(
+            self.schema, f"{self.prefix}s{self._subqueries}_", self.level + 1 if child else self.level
+        )
 
     # ------------------------------------------------------------------ top level
-    def query(self, tree: exp.Select, parent: SObject | None = None, semi_join: bool = False) -> BoundQuery:
+    def query(
+        self, tree: exp.Select, parent: BoundQuery | None = None, semi_join: bool = False
+    ) -> BoundQuery:
         table = tree.args["from_"].this
         alias = table.args.get("alias")
         relationship = None
         if parent is not None:
-            relationship = parent.child_relationship(table.name)
+            qualifier = table.meta.get("qualifier")
+            if qualifier is not None and not parent.joins.is_own_name(qualifier.name):
+                raise bad_child_relationship(qualifier.name, qualifier.meta.get("offset"))
+            relationship = parent.obj.child_relationship(table.name)
             if relationship is None:
                 raise bad_child_relationship(table.name, table.meta.get("offset"))
             obj = self.schema.get(relationship.childSObject)
@@ -69,8 +76,11 @@ class _Binder:
             if obj is None or not obj.queryable:
                 raise unsupported_type(table.name, table.meta.get("offset"))
         joins = JoinTree(obj, self.prefix, alias.name if alias else None)
+        for path, path_alias in tree.meta.get("from_paths", ()):
+            joins.name_path(path.expressions, path_alias, self.schema)
         bound = BoundQuery(tree=tree, obj=obj, joins=joins, relationship=relationship)
         bound.scope = tree.meta.get("using_scope")
+        bound.categories = bind_data_categories(refuse_missing_features(tree), obj, self.schema)
         self.limits(tree, bound)
         select = tree.expressions
         bound.aggregate = tree.args.get("group") is not None or any(
@@ -98,10 +108,8 @@ class _Binder:
     def limits(self, tree: exp.Select, bound: BoundQuery) -> None:
         limit = tree.args.get("limit")
         offset = tree.args.get("offset")
-        bound.limit = int(limit.expression.name) if limit is not None else None
-        bound.offset = int(offset.expression.name) if offset is not None else None
-        if bound.offset is not None and bound.offset > MAX_OFFSET:
-            raise SoqlError("NUMBER_OUTSIDE_VALID_RANGE", f"Maximum SOQL offset allowed is {MAX_OFFSET}")
+        bound.limit = checked_limit(int(limit.expression.name)) if limit is not None else None
+        bound.offset = checked_offset(int(offset.expression.name)) if offset is not None else None
 
     # ------------------------------------------------------------------ select list
     def select_list(self, select: list[exp.Expression], bound: BoundQuery, semi_join: bool) -> None:
@@ -116,13 +124,15 @@ class _Binder:
                 self.fields_macro(node, bound)
                 continue
             if isinstance(node, exp.Subquery):
-                if bound.aggregate or semi_join or bound.relationship is not None:
+                if bound.aggregate or semi_join or self.level >= MAX_RELATIONSHIP_LEVELS:
                     raise malformed("unexpected token: 'SELECT'", offset_of(node))
                 child_tree = node.this
-                child = self.sub_binder().query(child_tree, parent=bound.obj)
+                child = self.sub_binder(child=True).query(child_tree, parent=bound)
                 bound.items.append(ChildItem(child.relationship.relationshipName, child.relationship, child))
                 continue
             if isinstance(node, nodes.TypeOf):
+                if bound.aggregate:
+                    raise malformed("unexpected token: 'TYPEOF'", offset_of(node))
                 bound.items.append(self.typeof(node, bound))
                 continue
             if isinstance(node, FieldPath):
@@ -140,16 +150,15 @@ class _Binder:
                     self.add_field(bound, FieldItem(resolved, resolved.field.name, resolved.names), node)
                 continue
             # a function call
-            name = node.name.upper() if isinstance(node, exp.Anonymous) else type(node).__name__.upper()
-            self.function(node, bound)
-            if not bound.aggregate and isinstance(node, exp.Anonymous) and name in WRAPPING_FUNCTIONS:
-                inner = node.expressions[0] if node.expressions else None
+            spec = self.function(node, bound, SELECT)
+            if not bound.aggregate and spec.keeps_field_key:
+                inner = _wrapped_field(node)
                 if not isinstance(inner, FieldPath):
                     raise malformed("unexpected token: '('", offset_of(node))
                 resolved = inner.meta["resolved"]
                 key = alias or resolved.field.name
                 self.add_field(
-                    bound, FieldItem(resolved, key, resolved.names if alias is None else (), name), node
+                    bound, FieldItem(resolved, key, resolved.names if alias is None else (), node), node
                 )
                 continue
             if not bound.aggregate:
@@ -164,7 +173,7 @@ class _Binder:
 
     def fields_macro(self, node: nodes.FieldsMacro, bound: BoundQuery) -> None:
         kind = node.name
-        if kind in ("ALL", "CUSTOM") and (bound.limit is None or bound.limit > FIELDS_MACRO_LIMIT):
+        if kind in ("ALL", "CUSTOM") and not _bounded(bound):
             raise malformed(
                 f"The SOQL FIELDS function must have a LIMIT of at most {FIELDS_MACRO_LIMIT}", offset_of(node)
             )
@@ -214,25 +223,28 @@ class _Binder:
         return TypeOfItem(target.names[-1] if target.names else path.text, target, branches, default)
 
     # ------------------------------------------------------------------ functions
-    def function(self, node: exp.Expression, bound: BoundQuery) -> None:
-        """Resolve the field paths inside a function call and check what it is applied to."""
-        for path in node.find_all(FieldPath):
-            resolved = bound.joins.resolve(path.expressions, self.schema)
-            path.meta["resolved"] = resolved
-        if isinstance(node, (exp.Sum, exp.Avg)):
-            f = _field_of(node)
-            if f is not None and f.type not in ("int", "long", "double", "currency", "percent"):
-                raise malformed(
-                    f"field {f.name} does not support aggregate operator {type(node).__name__.upper()}",
-                    offset_of(node),
-                )
-        if isinstance(node, AGGREGATE_TYPES):
-            f = _field_of(node)
-            if f is not None and not f.aggregatable and not isinstance(node, exp.Count):
-                raise malformed(
-                    f"field {f.name} does not support aggregate operator {type(node).__name__.upper()}",
-                    offset_of(node),
-                )
+    def function(self, node: exp.Expression, bound: BoundQuery, clause: str):
+        """Resolve the field paths inside a call and check it as its registry entry says; returns the entry."""
+        spec = function_of(node)
+        if spec is None or clause not in spec.clauses:
+            raise malformed("unexpected token: '('", offset_of(node))
+        fields = []
+        for argument in node.expressions:
+            if isinstance(argument, FieldPath):
+                resolved = bound.joins.resolve(argument.expressions, self.schema)
+                argument.meta["resolved"] = resolved
+                if not (resolved.field.is_compound and spec.compound_arguments):
+                    _usable_in(resolved.field, clause, argument)
+                fields.append(resolved.field)
+            elif function_of(argument) is not None:
+                self.function(argument, bound, ARGUMENT)
+                fields.append(_field_of(argument))
+            else:
+                fields.append(None)
+        if spec.check is not None:
+            grouped = {_group_key(g) for g in bound.group}
+            spec.check(node, fields, lambda expression: _group_key(expression) in grouped)
+        return spec
 
     # ------------------------------------------------------------------ clauses
     def group_by(self, group: exp.Group, bound: BoundQuery) -> None:
@@ -251,7 +263,7 @@ class _Binder:
             else:
                 if _contains_aggregate(item):
                     raise malformed("unexpected token: '('", offset_of(item))
-                self.function(item, bound)
+                self.function(item, bound, GROUP_BY)
         bound.group = items
 
     def order_by(self, order: exp.Order, bound: BoundQuery) -> None:
@@ -270,9 +282,13 @@ class _Binder:
                         f"Ordered field must be grouped or aggregated: {value.text}", offset_of(value)
                     )
             else:
-                self.function(value, bound)
+                self.function(value, bound, ORDER_BY)
                 if not bound.aggregate and _contains_aggregate(value):
                     raise malformed("unexpected token: '('", offset_of(value))
+                if bound.aggregate and not _contains_aggregate(value) and _group_key(value) not in grouped:
+                    raise malformed(
+                        f"Ordered field must be grouped or aggregated: {_describe(value)}", offset_of(value)
+                    )
             bound.order.append(ordered)
 
     def condition(self, node: exp.Expression, bound: BoundQuery, having: bool = False) -> None:
@@ -294,9 +310,13 @@ class _Binder:
             if having and _group_key(left) not in {_group_key(g) for g in bound.group}:
                 raise malformed(f"Field must be grouped or aggregated: {left.text}", offset_of(left))
         else:
-            self.function(left, bound)
             if _contains_aggregate(left) and not having:
                 raise malformed("unexpected token: '('", offset_of(left))
+            spec = self.function(left, bound, HAVING if having else WHERE)
+            if spec.operators is not None and type(node) not in spec.operators:
+                raise malformed(
+                    f"unexpected token: '{node.meta.get('operator', '')}'", node.meta.get("offset")
+                )
         if isinstance(node, exp.In) and node.args.get("query") is not None:
             self.semi_join(node, bound)
 
@@ -340,8 +360,65 @@ class _Binder:
 
 
 # ---------------------------------------------------------------------------- helpers
+def _wrapped_field(node: exp.Expression) -> exp.Expression | None:
+    """The field inside nested field-keeping calls: ``FORMAT(convertCurrency(Amount))`` -> ``Amount``."""
+    while True:
+        spec = function_of(node)
+        if spec is None or not spec.keeps_field_key or not node.expressions:
+            return node
+        node = node.expressions[0]
+
+
+def _bounded(bound: BoundQuery) -> bool:
+    """FIELDS(ALL) and FIELDS(CUSTOM) need a bounded result: LIMIT 200 or less, or an Id filter.
+
+    SOQL and SOSL Reference, "FIELDS()" (sforce_api_calls_soql_select_fields.htm): the result set
+    is bounded by ``LIMIT n`` (n at most 200) or by ``WHERE Id IN (...)`` / ``Id = '...'`` on the
+    queried object (at most 200 Ids), as a condition every record must meet.
+    """
+    if bound.limit is not None and bound.limit <= FIELDS_MACRO_LIMIT:
+        return True
+    conjuncts = [bound.where] if bound.where is not None else []
+    while conjuncts:
+        node = conjuncts.pop()
+        if isinstance(node, exp.And):
+            conjuncts.extend((node.this, node.expression))
+        elif isinstance(node, exp.Paren):
+            conjuncts.append(node.this)
+        elif isinstance(node, (exp.EQ, exp.In)) and _is_own_id(node.this):
+            values = [node.expression] if isinstance(node, exp.EQ) else node.expressions
+            if (
+                values
+                and len(values) <= FIELDS_MACRO_LIMIT
+                and all(isinstance(v, exp.Literal) and v.is_string for v in values)
+            ):
+                return True
+    return False
+
+
+def _is_own_id(node: exp.Expression) -> bool:
+    resolved = node.meta.get("resolved") if isinstance(node, FieldPath) else None
+    return resolved is not None and not resolved.names and resolved.field.name == "Id"
+
+
+def _usable_in(f: Field, clause: str, path: FieldPath) -> None:
+    """A compound field (an address) has no value of its own to pass to a function: refused as its clause refuses it.
+
+    Other fields keep what the function makes of them (``CALENDAR_MONTH(CreatedDate)`` groups
+    though ``CreatedDate`` itself cannot be grouped).
+    """
+    if not f.is_compound:
+        return
+    if clause in (WHERE, HAVING):
+        raise invalid_field(f"field '{f.name}' can not be filtered in a query call", offset_of(path))
+    if clause == ORDER_BY:
+        raise malformed(f"field '{f.name}' can not be sorted in a query call", offset_of(path))
+    if clause == GROUP_BY:
+        raise malformed(f"field '{f.name}' can not be grouped in a query call", offset_of(path))
+
+
 def _is_count_star(node: exp.Expression) -> bool:
-    return isinstance(node, exp.Count) and node.this is None
+    return isinstance(node, exp.Anonymous) and node.name == "COUNT" and not node.expressions
 
 
 def _contains_aggregate(node: exp.Expression) -> bool:
@@ -350,10 +427,11 @@ def _contains_aggregate(node: exp.Expression) -> bool:
         node = node.this
     if isinstance(node, exp.Subquery):
         return False
-    return any(
-        isinstance(n, AGGREGATE_TYPES) or isinstance(n, exp.Anonymous) and n.name.upper() == "GROUPING"
-        for n in node.walk()
-    )
+    for n in node.walk():
+        spec = function_of(n)
+        if spec is not None and spec.aggregate:
+            return True
+    return False
 
 
 def _group_key(node: exp.Expression) -> str:

@@ -23,7 +23,8 @@ class FieldItem:
     resolved: ResolvedField
     key: str
     names: tuple[str, ...]
-    function: str | None = None
+    call: exp.Anonymous | None = None
+    """The function wrapping the field (``toLabel(Status)``), if any."""
 
 
 @dataclass
@@ -76,3 +77,5 @@ class BoundQuery:
     offset: int | None = None
     scope: str | None = None
     relationship: ChildRelationship | None = None
+    categories: list = field(default_factory=list)
+    """WITH DATA CATEGORY's filters (:class:`emulator.soql.data_categories.CategoryFilter`)."""

@@ -15,16 +15,10 @@ from sqlglot.tokens import TokenType
 from emulator.soql import nodes
 from emulator.soql.cursor import TokenCursor
 from emulator.soql.dates import RELATIVE_DATES, RELATIVE_DATES_WITH_N
+from emulator.soql.functions.registry import FIELD, NUMBER, OPERAND, STRING, SoqlFunction, lookup
 from emulator.soql.lexer import read_date_literal, starts_date_literal
+from emulator.soql.limits import checked_count
 from emulator.soql.nodes import at
-
-AGGREGATES = {"COUNT": exp.Count, "SUM": exp.Sum, "AVG": exp.Avg, "MIN": exp.Min, "MAX": exp.Max}
-FUNCTIONS = frozenset(
-    "COUNT_DISTINCT CALENDAR_MONTH CALENDAR_QUARTER CALENDAR_YEAR DAY_IN_MONTH DAY_IN_WEEK DAY_IN_YEAR "
-    "DAY_ONLY FISCAL_MONTH FISCAL_QUARTER FISCAL_YEAR HOUR_IN_DAY WEEK_IN_MONTH WEEK_IN_YEAR "
-    "CONVERTTIMEZONE TOLABEL FORMAT CONVERTCURRENCY GROUPING".split()
-) | frozenset(AGGREGATES)
-"""Functions SOQL knows; any other name followed by ``(`` is a syntax error, as in a real org."""
 
 
 class ConditionParser(TokenCursor):
@@ -45,43 +39,50 @@ class ConditionParser(TokenCursor):
         """A field path or a function call (``COUNT(Id)``, ``CALENDAR_YEAR(convertTimezone(d))``)."""
         tok = self.peek()
         if tok is not None and tok.kind == TokenType.VAR and self.is_kind(TokenType.L_PAREN, 1):
-            if tok.upper not in FUNCTIONS:
+            spec = lookup(tok.text)
+            if spec is None:
                 raise self.unexpected(self.peek(1))
-            return self.function()
+            return self.function(spec)
         return self.field_path()
 
-    def function(self) -> exp.Expression:
+    def function(self, spec: SoqlFunction) -> exp.Expression:
+        """A call of a function SOQL knows, its arguments read as its registry entry says."""
         name_tok = self.advance()
         self.advance()  # (
         self.enter()
-        name = name_tok.upper
         args: list[exp.Expression] = []
-        if not self.is_kind(TokenType.R_PAREN):
-            args.append(self.operand())
-            while self.is_kind(TokenType.COMMA):
-                self.advance()
-                args.append(self.function_argument())
+        required = len(spec.arguments) if spec.min_arguments is None else spec.min_arguments
+        for index, kind in enumerate(spec.arguments):
+            if index >= required and self.is_kind(TokenType.R_PAREN):
+                break
+            if index:
+                self.expect_kind(TokenType.COMMA)
+            args.append(self.argument(kind))
         self.expect_kind(TokenType.R_PAREN)
         self.leave()
-        if name in AGGREGATES:
-            if len(args) > 1:
-                raise self.unexpected()
-            node = AGGREGATES[name](this=args[0]) if args else exp.Count()
-        elif name == "COUNT_DISTINCT":
-            if len(args) != 1:
-                raise self.unexpected()
-            node = exp.Count(this=exp.Distinct(expressions=args))
-        else:
-            node = exp.Anonymous(this=name, expressions=args)
+        node = exp.Anonymous(this=spec.name, expressions=args)
         node.meta["name"] = name_tok.text
         return at(node, name_tok.start)
 
-    def function_argument(self) -> exp.Expression:
-        """Later arguments may also be literals (``FORMAT`` has none; geolocation functions do)."""
+    def argument(self, kind: str) -> exp.Expression:
+        """One argument of a call: a field, an operand, a (signed) number or a string."""
+        if kind == FIELD:
+            return self.field_path()
+        if kind == OPERAND:
+            return self.operand()
         tok = self.peek()
-        if tok is not None and tok.kind in (TokenType.STRING, TokenType.NUMBER):
+        if (
+            kind == NUMBER
+            and tok is not None
+            and tok.kind in (TokenType.NUMBER, TokenType.DASH, TokenType.PLUS)
+        ):
+            value = self.value()
+            if isinstance(value, exp.Literal) and not value.is_string:
+                return value
+            raise self.unexpected(tok)
+        if kind == STRING and tok is not None and tok.kind == TokenType.STRING:
             return self.value()
-        return self.operand()
+        raise self.unexpected()
 
     # ------------------------------------------------------------------ conditions
     def condition(self) -> exp.Expression:
@@ -214,9 +215,8 @@ class ConditionParser(TokenCursor):
                 if n is None or n.kind != TokenType.NUMBER or not n.text.isdigit():
                     raise self.unexpected(n)
                 self.advance()
-                return at(
-                    nodes.RelativeDate(this=word, expression=exp.Literal.number(int(n.text))), tok.start
-                )
+                count = checked_count(word, int(n.text), n.start)
+                return at(nodes.RelativeDate(this=word, expression=exp.Literal.number(count)), tok.start)
             currency = _currency_literal(tok.text)
             if currency is not None:
                 self.advance()

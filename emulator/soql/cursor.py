@@ -16,7 +16,7 @@ from emulator.soql.nodes import at
 
 RESERVED = frozenset(
     "AND ASC DESC EXCLUDES FIRST FROM GROUP HAVING IN INCLUDES LAST LIKE LIMIT NOT NULL NULLS OR "
-    "SELECT WHERE WITH".split()
+    "SELECT USING WHERE WITH".split()
 )
 """SOQL's reserved keywords (SOQL and SOSL Reference, "Reserved Characters and Keywords")."""
 

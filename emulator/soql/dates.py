@@ -39,27 +39,29 @@ _FISCAL_CACHE_KEY = "soql.fiscal_year_start_month"
 def relative_range(
     name: str, n: int | None, today: dt.date, fiscal_start: int = 1
 ) -> tuple[dt.date, dt.date]:
-    """``[first day, day after the last)`` of date literal ``name`` (with ``n`` for the ``_N_`` ones)."""
+    """``[first day, day after the last)`` of date literal ``name`` (with ``n`` for the ``_N_`` ones).
+
+    A range reaching past the calendar stops at its first or last day (see :mod:`emulator.soql.limits`).
+    """
     count = n or 0
-    day = dt.timedelta(days=1)
     if name == "TODAY":
-        return today, today + day
+        return today, add_days(today, 1)
     if name == "YESTERDAY":
-        return today - day, today
+        return add_days(today, -1), today
     if name == "TOMORROW":
-        return today + day, today + 2 * day
+        return add_days(today, 1), add_days(today, 2)
     if name == "LAST_90_DAYS":
-        return today - 90 * day, today + day
+        return add_days(today, -90), add_days(today, 1)
     if name == "NEXT_90_DAYS":
-        return today + day, today + 91 * day
+        return add_days(today, 1), add_days(today, 91)
     if name == "LAST_N_DAYS":
-        return today - count * day, today + day
+        return add_days(today, -count), add_days(today, 1)
     if name == "NEXT_N_DAYS":
-        return today + day, today + (count + 1) * day
+        return add_days(today, 1), add_days(today, count + 1)
     if name == "N_DAYS_AGO":
-        return today - count * day, today - (count - 1) * day
+        return add_days(today, -count), add_days(today, 1 - count)
     if "WEEK" in name:
-        return _periods(name, count, _week_start(today), lambda d, k: d + dt.timedelta(weeks=k))
+        return _periods(name, count, _week_start(today), lambda d, k: add_days(d, 7 * k))
     if "FISCAL_QUARTER" in name:
         return _periods(name, count, _quarter_start(today, fiscal_start), lambda d, k: add_months(d, 3 * k))
     if "FISCAL_YEAR" in name:
@@ -90,10 +92,23 @@ def _periods(name: str, n: int, current: dt.date, shift) -> tuple[dt.date, dt.da
     raise ValueError(f"not a date literal: {name}")
 
 
+def add_days(day: dt.date, days: int) -> dt.date:
+    """``day`` moved by ``days``, stopping at the calendar's first or last day."""
+    try:
+        return day + dt.timedelta(days=days)
+    except OverflowError:
+        return dt.date.min if days < 0 else dt.date.max
+
+
 def add_months(day: dt.date, months: int) -> dt.date:
-    """The first-of-month ``day`` moved by ``months`` (periods here always start on the 1st)."""
+    """The first-of-month ``day`` moved by ``months`` (periods here always start on the 1st), within the calendar."""
     index = day.year * 12 + (day.month - 1) + months
-    return dt.date(index // 12, index % 12 + 1, 1)
+    year = index // 12
+    if year < dt.MINYEAR:
+        return dt.date.min
+    if year > dt.MAXYEAR:
+        return dt.date.max
+    return dt.date(year, index % 12 + 1, 1)
 
 
 def _week_start(day: dt.date) -> dt.date:
@@ -130,7 +145,10 @@ def today(org: Org) -> dt.date:
 def local_midnight_utc(day: dt.date, tz_name: str) -> dt.datetime:
     """00:00:00 of ``day`` in time zone ``tz_name``, as a naive UTC datetime (how the store keeps time)."""
     local = dt.datetime(day.year, day.month, day.day, tzinfo=zone(tz_name))
-    return local.astimezone(dt.UTC).replace(tzinfo=None)
+    try:
+        return local.astimezone(dt.UTC).replace(tzinfo=None)
+    except OverflowError:  # the calendar's first or last day, in a zone ahead of or behind UTC
+        return dt.datetime.min if day.year == dt.MINYEAR else dt.datetime.max
 
 
 def fiscal_year_start_month(org: Org) -> int:

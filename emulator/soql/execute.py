@@ -15,6 +15,7 @@ batch's parents only.
 from __future__ import annotations
 
 import itertools
+import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -22,8 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from emulator import ids
 from emulator.errors import SalesforceError
+from emulator.soql.json_records import MANY_ROWS
 from emulator.soql.shape import bulk_allocation, child_result
 from emulator.soql.translate import Plan
+from emulator.wire import to_json
 
 if TYPE_CHECKING:
     from emulator.store.org import Org
@@ -47,6 +50,8 @@ class Cursor:
     rows: list[tuple]
     batch_size: int
     api_version: str
+    json_rows: bool = False
+    """The rows are ``(Id, record JSON)`` pairs DuckDB wrote."""
 
 
 def batch_size_of(requested: int | None) -> int:
@@ -57,18 +62,43 @@ def batch_size_of(requested: int | None) -> int:
 
 
 def fetch(org: Org, plan: Plan, params: list[Any] | None = None) -> list[tuple]:
-    """All rows of ``plan`` (a DuckDB failure reaches the error boundary as an engine bug)."""
+    """All rows of ``plan``'s columns (a DuckDB failure reaches the error boundary as an engine bug)."""
     with org.lock:
         return org.con.execute(plan.sql, params).fetchall()
 
 
+def fetch_records(org: Org, plan: Plan, params: list[Any] | None = None) -> tuple[list[tuple], bool]:
+    """The rows of a records plan, and whether they are ``(Id, record JSON)`` pairs DuckDB wrote.
+
+    DuckDB writes the JSON when the plan can and the query is expected to return many rows:
+    first as the plan's static guess says, then as its last run showed (DuckDB's JSON functions
+    cost a fixed time that only many records repay, see :mod:`emulator.soql.json_records`).
+    """
+    as_json = plan.json_sql is not None and plan.expect_many
+    with org.lock:
+        rows = org.con.execute(plan.json_sql if as_json else plan.sql, params).fetchall()
+    if plan.json_sql is not None:
+        plan.expect_many = len(rows) >= MANY_ROWS
+    return rows, as_json
+
+
 def first_batch(org: Org, plan: Plan, batch_size: int, api_version: str) -> dict:
     """The REST body of a query: the first batch, and a locator when more rows remain."""
+    return _as_dict(*first_batch_parts(org, plan, batch_size, api_version))
+
+
+def first_batch_json(org: Org, plan: Plan, batch_size: int, api_version: str) -> bytes:
+    """The same body as :func:`first_batch`, as the JSON bytes a REST client receives."""
+    return _as_json(*first_batch_parts(org, plan, batch_size, api_version))
+
+
+def first_batch_parts(org: Org, plan: Plan, batch_size: int, api_version: str) -> tuple[dict, list]:
+    """The body's head (totalSize, done, nextRecordsUrl) and its records (dicts, or JSON texts)."""
     if plan.kind == "count":
         rows = fetch(org, plan)
-        return {"totalSize": int(rows[0][0]) if rows else 0, "done": True, "records": []}
-    rows = fetch(org, plan)
+        return {"totalSize": int(rows[0][0]) if rows else 0, "done": True}, []
     if plan.kind == "aggregate":
+        rows = fetch(org, plan)
         if len(rows) > MAX_AGGREGATE_ROWS:
             raise SalesforceError(
                 "MALFORMED_QUERY",
@@ -76,40 +106,102 @@ def first_batch(org: Org, plan: Plan, batch_size: int, api_version: str) -> dict
             )
         with bulk_allocation():
             records = [plan.build(r) for r in rows]
-        return {"totalSize": len(rows), "done": True, "records": records}
-    cursor = Cursor(plan, rows, batch_size, api_version)
-    return page(org, cursor, 0, None)
+        return {"totalSize": len(rows), "done": True}, records
+    rows, as_json = fetch_records(org, plan)
+    cursor = Cursor(plan, rows, batch_size, api_version, as_json)
+    return page_parts(org, cursor, 0, None)
 
 
 def page(org: Org, cursor: Cursor, position: int, locator: str | None) -> dict:
-    """The batch of ``cursor`` starting at ``position``."""
+    """The batch of ``cursor`` starting at ``position``, as a body of dicts."""
+    return _as_dict(*page_parts(org, cursor, position, locator))
+
+
+def page_parts(org: Org, cursor: Cursor, position: int, locator: str | None) -> tuple[dict, list]:
+    """The batch of ``cursor`` starting at ``position``: the body's head and its records.
+
+    Child-subquery rows count toward the batch size (Salesforce Developer Limits, "SOQL and
+    SOSL Limits for Search Queries": the 2,000 results per request "include results from child
+    objects"): a batch holds the parents whose own rows and children's rows fit, and always
+    at least one parent. Records DuckDB wrote as JSON stay JSON texts here.
+    """
     rows = cursor.rows
+    plan = cursor.plan
     end = min(len(rows), position + cursor.batch_size)
-    records = shape_records(org, cursor.plan, rows[position:end])
-    body: dict = {"totalSize": len(rows), "done": end >= len(rows)}
+    if cursor.json_rows:
+        records: list = [row[1] for row in rows[position:end]]
+    else:
+        records = shape_records(org, plan, rows[position:end])
+    if plan.children:
+        kept = rows_within(records, cursor.batch_size)
+        records = records[:kept]
+        end = position + kept
+    head: dict = {"totalSize": len(rows), "done": end >= len(rows)}
     if end < len(rows):
         if locator is None:
             locator = remember(org, cursor)
-        body["nextRecordsUrl"] = f"/services/data/v{cursor.api_version}/query/{locator}-{end}"
-    body["records"] = records
-    return body
+        head["nextRecordsUrl"] = f"/services/data/v{cursor.api_version}/query/{locator}-{end}"
+    return head, records
 
 
-def shape_records(org: Org, plan: Plan, rows: list[tuple]) -> list[dict]:
-    """REST records for ``rows``, with their child subqueries run for these parents."""
+def _as_dict(head: dict, records: list) -> dict:
+    if records and isinstance(records[0], str):
+        records = json.loads("[" + ",".join(records) + "]")
+    head["records"] = records
+    return head
+
+
+def _as_json(head: dict, records: list) -> bytes:
+    """``{head..., "records": [...]}`` as UTF-8 JSON, record texts DuckDB wrote spliced in as they are."""
+    if records and isinstance(records[0], str):
+        items = ",".join(records)
+    else:
+        items = json.dumps(records, default=to_json, ensure_ascii=False, separators=(",", ":"))[1:-1]
+    start = json.dumps(head, ensure_ascii=False, separators=(",", ":"))[:-1]
+    return f'{start},"records":[{items}]}}'.encode()
+
+
+def shape_records(org: Org, plan: Plan, rows: list[tuple], json_rows: bool = False) -> list[dict]:
+    """REST records for ``rows``, with their child subqueries run for these parents.
+
+    Each level of child subqueries is one query for all the records of the level above, however
+    deep they nest.
+    """
+    if json_rows:
+        return json.loads("[" + ",".join(row[1] for row in rows) + "]")
     with bulk_allocation():
         records = [plan.build(row) for row in rows]
     if plan.children and records:
         parent_ids = [row[0] for row in rows]
         for child in plan.children:
             child_rows = fetch(org, child.plan, [parent_ids])
-            by_parent: dict[str, list[tuple]] = {}
-            for row in child_rows:
-                by_parent.setdefault(row[child.plan.parent_key_index], []).append(row)
+            child_records = shape_records(org, child.plan, child_rows)
+            by_parent: dict[str, list[dict]] = {}
+            key = child.plan.parent_key_index
+            for row, child_record in zip(child_rows, child_records):
+                by_parent.setdefault(row[key], []).append(child_record)
             for parent_id, record in zip(parent_ids, records):
-                mine = by_parent.get(parent_id)
-                record[child.key] = child_result(shape_records(org, child.plan, mine)) if mine else None
+                record[child.key] = child_result(by_parent.get(parent_id))
     return records
+
+
+def rows_within(records: list[dict], budget: int) -> int:
+    """How many of ``records`` fit in a batch of ``budget`` rows, each counting itself and its child rows."""
+    used = 0
+    for count, record in enumerate(records):
+        used += 1 + _child_rows(record)
+        if used > budget:
+            return max(count, 1)
+    return len(records)
+
+
+def _child_rows(record: dict) -> int:
+    """The rows a record's child subqueries returned, at every level."""
+    total = 0
+    for value in record.values():
+        if isinstance(value, dict) and "records" in value and "totalSize" in value:
+            total += sum(1 + _child_rows(child) for child in value["records"])
+    return total
 
 
 # ---------------------------------------------------------------------------- locators
@@ -131,6 +223,12 @@ def invalid_locator() -> SalesforceError:
 
 def next_batch(org: Org, locator: str, api_version: str) -> dict:
     """The batch a ``nextRecordsUrl`` locator (``<id>-<position>``) points at."""
+    cursor, position, head = _locate(org, locator, api_version)
+    return page(org, cursor, position, head)
+
+
+def _locate(org: Org, locator: str, api_version: str) -> tuple[Cursor, int, str]:
+    """The cursor, position and locator Id of a ``nextRecordsUrl`` locator; INVALID_QUERY_LOCATOR otherwise."""
     if not isinstance(locator, str):
         raise invalid_locator()
     head, sep, tail = locator.strip().rpartition("-")
@@ -145,4 +243,10 @@ def next_batch(org: Org, locator: str, api_version: str) -> dict:
         if head in store:  # another query may have pushed it out meanwhile: it still pages
             store.move_to_end(head)
     cursor.api_version = api_version
-    return page(org, cursor, position, head)
+    return cursor, position, head
+
+
+def next_batch_json(org: Org, locator: str, api_version: str) -> bytes:
+    """:func:`next_batch` as the JSON bytes a REST client receives."""
+    cursor, position, head = _locate(org, locator, api_version)
+    return _as_json(*page_parts(org, cursor, position, head))

@@ -4,10 +4,13 @@ The parser builds ordinary sqlglot trees (``exp.Select``, ``exp.EQ``, ``exp.In``
 ``exp.Count`` ...) and uses these nodes only where SOQL differs: dotted field paths,
 TYPEOF, FIELDS(), unquoted date/dateTime literals, relative date literals
 (``LAST_N_DAYS:7``), currency literals (``USD5000``), INCLUDES/EXCLUDES. Every node keeps
-the offset of its first character in ``meta["offset"]`` for Salesforce's caret errors.
+the offset of its first character in ``meta["offset"]`` for Salesforce's caret errors. The
+WITH and SET OPTIONS clauses are kept as :class:`WithClause` values in the query's ``meta``.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from sqlglot import exp
 
@@ -78,6 +81,33 @@ class Excludes(exp.Expression):
     """``multiPicklist EXCLUDES ('a', 'b;c')``: the negation of INCLUDES."""
 
     arg_types = {"this": True, "expressions": True}
+
+
+# ---------------------------------------------------------------------------- clauses kept in meta
+ACCESS_MODES = ("SECURITY_ENFORCED", "USER_MODE", "SYSTEM_MODE")
+SELECTORS = ("ABOVE_OR_BELOW", "ABOVE", "BELOW", "AT")
+
+
+@dataclass(frozen=True)
+class DataCategorySelection:
+    """``Topics__c BELOW (Returns__c, Shipping__c)``: a group, a selector and the categories it names."""
+
+    group: str
+    selector: str
+    categories: tuple[str, ...]
+    offset: int
+    category_offsets: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class WithClause:
+    """One WITH clause: its kind (an access mode, ``DATA CATEGORY``, ``UserId``, ``RecordVisibilityContext``)."""
+
+    kind: str
+    offset: int
+    selections: tuple[DataCategorySelection, ...] = ()
+    options: tuple[tuple[str, object], ...] = ()
+    """``UserId``'s value, or RecordVisibilityContext's and SET OPTIONS' ``name = value`` pairs."""
 
 
 def at(node: exp.Expression, offset: int) -> exp.Expression:

@@ -10,10 +10,15 @@ hand-written here and every production returns sqlglot expressions (see
 
 Grammar (SOQL and SOSL Reference, "SOQL SELECT Syntax")::
 
-    SELECT fieldList FROM objectType [alias] [USING SCOPE scope] [WHERE conditions]
-    [WITH SECURITY_ENFORCED|USER_MODE|SYSTEM_MODE] [GROUP BY fields|ROLLUP(..)|CUBE(..)]
+    SELECT fieldList FROM objectType [alias][, relationshipPath alias ...] [USING SCOPE scope]
+    [WHERE conditions] [WITH ...] [GROUP BY fields|ROLLUP(..)|CUBE(..)]
     [HAVING conditions] [ORDER BY item [ASC|DESC] [NULLS FIRST|LAST], ...]
-    [LIMIT n] [OFFSET n] [FOR VIEW|REFERENCE|UPDATE] [UPDATE TRACKING|VIEWSTAT]
+    [LIMIT n] [OFFSET n] [FOR VIEW|REFERENCE] [UPDATE TRACKING|VIEWSTAT]
+    [SET OPTIONS (name = value, ...)] [FOR UPDATE]
+
+A child subquery's FROM is a child relationship, optionally qualified by the outer object or
+its alias (``FROM Account.Contacts``, ``FROM a.Contacts c``); child subqueries nest (the
+binder checks how deep). The WITH and SET OPTIONS grammar is :mod:`emulator.soql.with_clauses`.
 """
 
 from __future__ import annotations
@@ -22,9 +27,9 @@ from sqlglot import exp
 from sqlglot.tokens import TokenType
 
 from emulator.soql import nodes
-from emulator.soql.conditions import ConditionParser
 from emulator.soql.cursor import RESERVED
 from emulator.soql.nodes import at
+from emulator.soql.with_clauses import WithClauseParser
 
 
 def parse(text: str) -> exp.Select:
@@ -32,7 +37,7 @@ def parse(text: str) -> exp.Select:
     return _Parser(text).statement()
 
 
-class _Parser(ConditionParser):
+class _Parser(WithClauseParser):
     """The statement grammar: SELECT list, FROM, clauses (conditions come from ConditionParser)."""
 
     # ------------------------------------------------------------------ statement
@@ -49,15 +54,20 @@ class _Parser(ConditionParser):
             self.advance()
             items.append(self.select_item(subquery))
         self.expect_word("FROM")
-        table = self.from_object()
+        table = self.from_object(subquery)
         query = at(exp.Select(expressions=items, from_=exp.From(this=table)), start.start)
+        if not subquery and self.is_kind(TokenType.COMMA):
+            query.meta["from_paths"] = self.from_paths()
         if self.is_word("USING") and self.is_word("SCOPE", 1):
             self.pos += 2
             query.meta["using_scope"] = self.identifier().name
         if self.take_word("WHERE"):
             query.set("where", exp.Where(this=self.condition()))
-        if self.is_word("WITH"):
-            query.meta["with"] = self.with_clause()
+        withs = []
+        while self.is_word("WITH"):
+            withs.append(self.with_clause())
+        if withs:
+            query.meta["with"] = withs
         if self.is_word("GROUP") and self.is_word("BY", 1):
             query.set("group", self.group_by())
             if self.take_word("HAVING"):
@@ -74,9 +84,21 @@ class _Parser(ConditionParser):
             self.for_clauses(query)
         return query
 
-    def from_object(self) -> exp.Table:
+    def from_object(self, subquery: bool = False) -> exp.Table:
+        """The object (or, in a child subquery, the relationship) queried, and its alias."""
         name = self.identifier(reserved_ok=True)
         table = at(exp.Table(this=name), name.meta["offset"])
+        if subquery and self.is_kind(TokenType.DOT):
+            self.advance()
+            table.meta["qualifier"] = name
+            table.set("this", self.identifier(reserved_ok=True))
+        alias = self.alias()
+        if alias is not None:
+            table.set("alias", exp.TableAlias(this=alias))
+        return table
+
+    def alias(self) -> exp.Identifier | None:
+        """An alias after a FROM item: a word that is neither reserved nor the start of a clause."""
         tok = self.peek()
         if (
             tok is not None
@@ -84,8 +106,16 @@ class _Parser(ConditionParser):
             and tok.upper not in RESERVED
             and not self.starts_clause()
         ):
-            table.set("alias", exp.TableAlias(this=self.identifier()))
-        return table
+            return self.identifier()
+        return None
+
+    def from_paths(self) -> list[tuple[nodes.FieldPath, exp.Identifier | None]]:
+        """``, c.Account a``: relationship paths named in FROM, each with its alias ("Alias Notation")."""
+        paths = []
+        while self.is_kind(TokenType.COMMA):
+            self.advance()
+            paths.append((self.field_path(), self.alias()))
+        return paths
 
     def starts_clause(self) -> bool:
         """True at ORDER BY, USING SCOPE, OFFSET n, FOR ..., UPDATE ... (words that are not reserved)."""
@@ -97,19 +127,16 @@ class _Parser(ConditionParser):
             return True
         if self.is_word("FOR") and any(self.is_word(w, 1) for w in ("VIEW", "REFERENCE", "UPDATE")):
             return True
+        if self.is_word("SET") and self.is_word("OPTIONS", 1):
+            return True
         return self.is_word("UPDATE") and any(self.is_word(w, 1) for w in ("TRACKING", "VIEWSTAT"))
-
-    def with_clause(self) -> str:
-        self.expect_word("WITH")
-        for mode in ("SECURITY_ENFORCED", "USER_MODE", "SYSTEM_MODE"):
-            if self.take_word(mode):
-                return mode
-        raise self.unexpected()
 
     def for_clauses(self, query: exp.Select) -> None:
         modes = []
-        while self.is_word("FOR") or self.is_word("UPDATE"):
-            if self.take_word("FOR"):
+        while self.is_word("FOR") or self.is_word("UPDATE") or self.is_word("SET"):
+            if self.is_word("SET"):
+                query.meta["set_options"] = self.set_options()
+            elif self.take_word("FOR"):
                 for mode in ("VIEW", "REFERENCE", "UPDATE"):
                     if self.take_word(mode):
                         modes.append(mode)
@@ -139,7 +166,7 @@ class _Parser(ConditionParser):
         tok = self.peek()
         if tok is None:
             raise self.unexpected()
-        if tok.kind == TokenType.L_PAREN and self.is_word("SELECT", 1) and not subquery:
+        if tok.kind == TokenType.L_PAREN and self.is_word("SELECT", 1):
             self.advance()
             self.enter()
             inner = self.select(subquery=True)

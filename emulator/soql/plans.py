@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 
 from emulator.soql.binder import BoundQuery, bind
 from emulator.soql.dates import fiscal_year_start_month, today
-from emulator.soql.errors import SoqlError, too_complicated
+from emulator.soql.errors import SoqlError, malformed, too_complicated
 from emulator.soql.functions import CompileContext
+from emulator.soql.json_records import worth_writing_json
 from emulator.soql.parser import parse
 from emulator.soql.translate import Plan, compile_plan
 
@@ -27,7 +28,9 @@ if TYPE_CHECKING:
 MAX_BOUND = 1024
 MAX_PLANS = 1024
 MAX_QUERY_LENGTH = 100_000
-"""SOQL statements are limited to 100,000 characters (SOQL and SOSL Reference, "SOQL Limits")."""
+"""SOQL statements are limited to 100,000 characters (Salesforce Developer Limits, "SOQL and SOSL Limits
+for Search Queries"); a longer one is ``MALFORMED_QUERY: SOQL statements can not be longer than 100000
+characters`` (the payload quoted in django-salesforce/django-salesforce#164)."""
 
 
 class _LRU:
@@ -90,7 +93,7 @@ def bound_query(schema, text: str) -> BoundQuery:
 
 def _bounded(text: str) -> str:
     if len(text) > MAX_QUERY_LENGTH:
-        raise too_complicated()
+        raise malformed(f"SOQL statements can not be longer than {MAX_QUERY_LENGTH} characters")
     return text
 
 
@@ -106,15 +109,21 @@ def plan_for(
     ctx = context(org)
     read_through = org.read_through
     key = (org.schema, text, include_deleted, api_version, restrict_ids, ctx, read_through)
-    return _plans.get_or_compute(
-        key,
-        lambda: compile_plan(
-            bound_query(org.schema, text),
-            ctx,
-            org.schema,
-            api_version,
-            include_deleted,
-            restrict_ids,
-            read_through,
-        ),
-    )
+
+    def compile_now() -> Plan:
+        bound = bound_query(org.schema, text)
+        json_records = worth_writing_json(bound, table_rows(org, bound.obj.name))
+        return compile_plan(
+            bound, ctx, org.schema, api_version, include_deleted, restrict_ids, read_through, json_records
+        )
+
+    return _plans.get_or_compute(key, compile_now)
+
+
+def table_rows(org: Org, name: str) -> int | None:
+    """DuckDB's estimate of a table's rows (its own statistics: no scan), None if it has none."""
+    with org.lock:
+        row = org.con.execute(
+            "SELECT max(estimated_size) FROM duckdb_tables() WHERE table_name = ?", [name]
+        ).fetchone()
+    return int(row[0]) if row and row[0] is not None else None

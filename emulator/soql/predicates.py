@@ -24,8 +24,10 @@ from sqlglot import exp
 from emulator import ids
 from emulator.soql import nodes
 from emulator.soql.dates import local_midnight_utc, relative_range
+from emulator.soql.dialect import SOQL
 from emulator.soql.errors import filter_operator, invalid_field, malformed
 from emulator.soql.functions import TEXT_TYPES, CompileContext, Typed
+from emulator.soql.limits import too_precise
 from emulator.soql.nodes import offset_of
 from emulator.wire import parse_datetime
 
@@ -106,6 +108,11 @@ def like(left: Typed, pattern: exp.Expression, offset: int | None) -> exp.Expres
         raise filter_operator("invalid operator on id field", offset)
     if isinstance(pattern, exp.Null):
         raise malformed("unexpected token: 'null'", offset_of(pattern))
+    if not (isinstance(pattern, exp.Literal) and pattern.is_string):
+        raise malformed(f"unexpected token: '{pattern.sql(dialect=SOQL)}'", offset_of(pattern))
+    if left.type not in TEXT_TYPES:
+        # Only text is LIKE'd; a quoted value for another type is refused as a comparison refuses it.
+        raise _type_mismatch(left, left.type, offset_of(pattern))
     text = _string_value(left, pattern)
     return exp.Escape(
         this=exp.ILike(this=left.sql, expression=exp.Literal.string(text)),
@@ -206,9 +213,9 @@ def typed_literal(left: Typed, value: exp.Expression, ctx: CompileContext) -> ex
         return exp.Literal.string(_string_value(left, value).lower())
     if kind in NUMBER_TYPES:
         if isinstance(value, nodes.CurrencyValue):
-            return value.expression.copy()
+            return number_literal(value.expression)
         if isinstance(value, exp.Literal) and not value.is_string:
-            return value.copy()
+            return number_literal(value)
         raise _type_mismatch(left, kind, offset)
     if kind == "boolean":
         if isinstance(value, exp.Boolean):
@@ -219,6 +226,13 @@ def typed_literal(left: Typed, value: exp.Expression, ctx: CompileContext) -> ex
     if kind == "time":
         return exp.Literal.string(_string_value(left, value))
     raise _type_mismatch(left, kind, offset)
+
+
+def number_literal(value: exp.Literal) -> exp.Expression:
+    """A number as DuckDB compares it with a number field: exactly, or as a double past DECIMAL(18)'s digits."""
+    if too_precise(value.this):
+        return exp.Cast(this=exp.Literal.string(value.this), to=exp.DataType.build("DOUBLE"))
+    return value.copy()
 
 
 def _string_value(left: Typed, value: exp.Expression) -> str:

@@ -5,8 +5,10 @@ answering with canonical names) and becomes LEFT JOINs: each relationship hop is
 node of a :class:`JoinTree`, shared by every path that goes through it. A polymorphic
 relationship (``Owner`` of a Case is a User or a Group, ``What`` of a Task many things)
 joins every target table and reads a field from whichever matched; through such a
-relationship only the fields of Salesforce's ``Name`` entity are visible (SOQL and SOSL
-Reference, "Understanding Polymorphic Keys and Relationships").
+relationship only the fields of Salesforce's ``Name`` entity are visible, and the path goes
+on only through the Name entity's own relationships: ``Owner.Profile.Name``,
+``Owner.UserRole.Name`` (SOQL and SOSL Reference, "Understanding Polymorphic Keys and
+Relationships"; Object Reference, "Name").
 """
 
 from __future__ import annotations
@@ -95,6 +97,26 @@ class ResolvedField:
         return self.node.names
 
 
+NAME_ENTITY_RELATIONSHIPS = {"profile": "ProfileId", "userrole": "UserRoleId", "recordtype": "RecordTypeId"}
+"""Relationships of the ``Name`` entity: its reference fields ProfileId, UserRoleId and RecordTypeId."""
+
+
+def _name_entity_relationship(node: JoinNode, name: str):
+    """A relationship a polymorphic hop continues through: one the Name entity has (``Owner.Profile``).
+
+    The targets that have its reference field lend it (a User owner has a Profile, a queue has none),
+    so ``Owner.Profile.Name`` is the profile's name for User owners and null for queues.
+    """
+    field_name = NAME_ENTITY_RELATIONSHIPS.get(name.lower())
+    if field_name is None:
+        return None
+    for obj, _ in node.targets:
+        ref = obj.parent_relationship(name)
+        if ref is not None and ref.name == field_name:
+            return ref
+    return None
+
+
 class JoinTree:
     """The joins of one query level, built as its field paths are resolved."""
 
@@ -102,7 +124,32 @@ class JoinTree:
         self.prefix = alias_prefix
         self.root = JoinNode((), [(obj, f"{alias_prefix}t0")])
         self.object_alias = object_alias.lower() if object_alias else None
+        self.path_aliases: dict[str, list[exp.Identifier]] = {}
+        """``FROM Contact c, c.Account a``: ``a`` names the relationship path ``Account``."""
         self._count = 0
+
+    def is_own_name(self, name: str) -> bool:
+        """True for the queried object's name or its alias (``FROM Account.Contacts``, ``FROM a.Contacts``)."""
+        lowered = name.lower()
+        return lowered == self.obj.name.lower() or lowered == self.object_alias
+
+    def name_path(self, parts: list[exp.Identifier], alias: exp.Identifier | None, schema) -> None:
+        """A relationship path named in FROM (alias notation): checked now, its alias usable in every clause."""
+        node = self.relationship(parts, schema)
+        if alias is not None:
+            self.path_aliases[alias.name.lower()] = [exp.to_identifier(n) for n in node.names]
+
+    def _expanded(self, hops: list[exp.Identifier], node: JoinNode) -> list[exp.Identifier]:
+        """``hops`` without the object's name or alias in front, and with a path alias replaced by its path."""
+        if hops and self._is_object_prefix(hops[0].name, node):
+            hops = hops[1:]
+        if (
+            hops
+            and hops[0].name.lower() in self.path_aliases
+            and node.obj.parent_relationship(hops[0].name) is None
+        ):
+            hops = [*self.path_aliases[hops[0].name.lower()], *hops[1:]]
+        return hops
 
     @property
     def obj(self) -> SObject:
@@ -115,9 +162,7 @@ class JoinTree:
     def resolve(self, parts: list[exp.Identifier], schema) -> ResolvedField:
         """The field named by ``parts`` (identifiers of a FieldPath); raises INVALID_FIELD like a real org."""
         node = self.root
-        hops = list(parts[:-1])
-        if hops and self._is_object_prefix(hops[0].name, node):
-            hops = hops[1:]
+        hops = self._expanded(list(parts[:-1]), node)
         for ident in hops:
             node = self._hop(node, ident, schema)
         last = parts[-1]
@@ -140,6 +185,7 @@ class JoinTree:
         hops = list(parts)
         if len(hops) > 1 and self._is_object_prefix(hops[0].name, node):
             hops = hops[1:]
+        hops = self._expanded(hops, node)
         for ident in hops:
             node = self._hop(node, ident, schema)
         return node
@@ -153,9 +199,11 @@ class JoinTree:
 
     def _hop(self, node: JoinNode, ident: exp.Identifier, schema) -> JoinNode:
         offset = ident.meta.get("offset")
-        if node.polymorphic:
-            raise bad_relationship(ident.name, offset)
-        ref = node.obj.parent_relationship(ident.name)
+        ref = (
+            _name_entity_relationship(node, ident.name)
+            if node.polymorphic
+            else node.obj.parent_relationship(ident.name)
+        )
         if ref is None:
             raise bad_relationship(ident.name, offset)
         key = ref.relationshipName.lower()
@@ -181,13 +229,13 @@ class JoinTree:
         pending = list(self.root.children.values())
         while pending:
             node = pending.pop(0)
-            parent_alias = node.parent.targets[0][1]
+            foreign_key = node.parent.value_expression(node.foreign_key)
             for obj, alias in node.targets:
                 table = exp.Table(
                     this=exp.to_identifier(obj.name, quoted=True),
                     alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)),
                 )
-                on = exp.EQ(this=column(alias, "Id"), expression=column(parent_alias, node.foreign_key))
+                on = exp.EQ(this=column(alias, "Id"), expression=foreign_key.copy())
                 out.append(exp.Join(this=table, side="LEFT", on=on))
             pending.extend(node.children.values())
         return out

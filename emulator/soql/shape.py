@@ -64,13 +64,9 @@ def converted(index: int, convert: Callable[[Any], Any] | None) -> int | ValueOf
 
 def address_value(indexes: dict[str, int]) -> ValueOf:
     """An address/location compound field from its components (null when all are null)."""
-    items = list(indexes.items())
+    from emulator.soql.json_records import AddressSource
 
-    def value(row: tuple) -> dict | None:
-        parts = {k: row[i] for k, i in items}
-        return parts if any(v is not None for v in parts.values()) else None
-
-    return value
+    return AddressSource(indexes)
 
 
 def no_value(row: tuple) -> None:
@@ -138,7 +134,7 @@ def bulk_allocation() -> Iterator[None]:
             gc.enable()
 
 
-def child_result(records: list[dict]) -> dict | None:
+def child_result(records: list[dict] | None) -> dict | None:
     """A child relationship's value: ``{totalSize, done, records}``, or null without children."""
     if not records:
         return None

@@ -10,7 +10,10 @@ Besides the Salesforce semantics done by those modules, this one reproduces:
 - ``USING SCOPE mine`` keeps the running user's records;
 - ORDER BY ignores case, sorts picklists in their defined order, and puts nulls first
   ascending and last descending unless told otherwise;
-- a child subquery's LIMIT and OFFSET apply per parent record.
+- a child subquery's LIMIT and OFFSET apply per parent record;
+- an aggregate query groups text ignoring case and lists ROLLUP/CUBE subtotals after their
+  groups, the grand total last (:mod:`emulator.soql.grouping`);
+- WITH DATA CATEGORY keeps the articles classified as asked (:mod:`emulator.soql.data_categories`).
 """
 
 from __future__ import annotations
@@ -22,8 +25,13 @@ import sqlglot
 from sqlglot import exp
 
 from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
-from emulator.soql.functions import TEXT_TYPES, CompileContext, Typed, picklist_label, translate_function
-from emulator.soql.nodes import FieldPath
+from emulator.soql.data_categories import category_predicate
+from emulator.soql.errors import malformed
+from emulator.soql.functions import TEXT_TYPES, CompileContext, Typed, function_of, translate_function
+from emulator.soql.grouping import ignoring_case, subtotal_order
+from emulator.soql.json_records import record_json, record_struct
+from emulator.soql.limits import MAX_RELATIONSHIP_LEVELS, MAX_RELATIONSHIP_LEVELS_BEFORE_58
+from emulator.soql.nodes import FieldPath, offset_of
 from emulator.soql.predicates import translate_condition
 from emulator.soql.resolve import JoinNode, ResolvedField, column
 from emulator.soql.shape import (
@@ -32,7 +40,6 @@ from emulator.soql.shape import (
     aggregate_builder,
     converted,
     converter,
-    formatter,
     no_value,
     record_builder,
     wire_value,
@@ -62,6 +69,10 @@ class Plan:
     children: list[ChildPlan] = field(default_factory=list)
     parent_key_index: int | None = None
     """For a child plan: the column holding the parent's Id."""
+    json_sql: str | None = None
+    """The same query selecting ``(Id, record JSON text)`` when DuckDB can write the records (see json_records)."""
+    expect_many: bool = False
+    """Whether the next run is expected to return many rows (then DuckDB writes the JSON)."""
 
 
 class _Columns:
@@ -89,6 +100,7 @@ def compile_plan(
     include_deleted: bool,
     restrict_ids: bool = False,
     read_through: tuple[tuple[str, str], ...] = (),
+    json_records: bool = True,
 ) -> Plan:
     """The plan of a bound query for one context (its day, time zone and fiscal year).
 
@@ -96,12 +108,39 @@ def compile_plan(
     records (SOSL's RETURNING clauses run this way over the Ids a search matched).
     ``read_through`` (``Org.read_through``) names the tables a fork reads from another
     catalog; they are qualified with it so DuckDB reads the table itself, not the fork's view.
+    ``json_records`` lets DuckDB write the records as JSON where it can (emulator.soql.json_records).
     """
+    _check_relationship_levels(bound, api_version)
     translator = _Translator(ctx, schema, f"/services/data/v{api_version}/sobjects/", include_deleted)
     translator.catalogs = dict(read_through)
+    translator.json_records = json_records
     if restrict_ids and not bound.count_only and not bound.aggregate:
         return translator.records_plan(bound, restrict=True)
     return translator.plan(bound)
+
+
+def _check_relationship_levels(bound: BoundQuery, api_version: str) -> None:
+    """Parent-to-child subqueries nest up to five levels from API 58.0, two before it.
+
+    SOQL and SOSL Reference, "Understanding Relationship Query Limitations"
+    (sforce_api_calls_soql_relationships_query_limits.htm). A query nesting deeper than its
+    API version allows is refused at the first subquery too deep (modelled wording: the
+    syntax error of a subquery where none may be).
+    """
+    try:
+        version = float(api_version)
+    except ValueError:
+        version = 99.0
+    allowed = MAX_RELATIONSHIP_LEVELS if version >= 58 else MAX_RELATIONSHIP_LEVELS_BEFORE_58
+
+    def walk(query: BoundQuery, level: int) -> None:
+        for item in query.items:
+            if isinstance(item, ChildItem):
+                if level + 1 > allowed:
+                    raise malformed("unexpected token: 'SELECT'", offset_of(item.query.tree))
+                walk(item.query, level + 1)
+
+    walk(bound, 1)
 
 
 class _Translator:
@@ -111,6 +150,9 @@ class _Translator:
         self.url_prefix = url_prefix
         self.include_deleted = include_deleted
         self.catalogs: dict[str, str] = {}
+        self.grouping_text = False
+        self.json_records = True
+        """True while translating an aggregate query: its text is grouped ignoring case."""
 
     def render(self, select: exp.Select) -> str:
         """DuckDB SQL for ``select``, tables a fork reads through qualified with their owner's catalog."""
@@ -129,7 +171,8 @@ class _Translator:
     # ------------------------------------------------------------------ operands
     def field_sql(self, path: FieldPath) -> Typed:
         resolved: ResolvedField = path.meta["resolved"]
-        return Typed(resolved.expression, resolved.field.type, resolved.field)
+        typed = Typed(resolved.expression, resolved.field.type, resolved.field)
+        return ignoring_case(typed) if self.grouping_text else typed
 
     def operand(self, node: exp.Expression) -> Typed:
         return translate_function(node, self.ctx, self.field_sql)
@@ -167,6 +210,7 @@ class _Translator:
             filters.append(
                 exp.Not(this=exp.Coalesce(this=column(alias, "IsDeleted"), expressions=[exp.false()]))
             )
+        filters.extend(category_predicate(f, alias) for f in bound.categories)
         if bound.scope and bound.scope.lower() == "mine" and obj.field("OwnerId") is not None:
             filters.append(
                 exp.EQ(this=column(alias, "OwnerId"), expression=exp.Literal.string(self.ctx.user_id))
@@ -185,7 +229,7 @@ class _Translator:
                 typed.type in ("picklist",)
                 and f is not None
                 and f.picklistValues
-                and not isinstance(ordered.this, exp.Count)
+                and not _is_count(ordered.this)
             ):
                 value = exp.Case(
                     ifs=[
@@ -228,7 +272,7 @@ class _Translator:
     def count_plan(self, bound: BoundQuery) -> Plan:
         inner = self.base(bound, [exp.Literal.number(1)])
         if bound.group:
-            inner = inner.group_by(*[self.operand(g).sql for g in bound.group], copy=False)
+            inner = inner.group_by(*[ignoring_case(self.operand(g)).sql for g in bound.group], copy=False)
         inner = self.finish(inner, bound, [])
         select = exp.Select(expressions=[exp.Count(this=exp.Star())]).from_(
             exp.Subquery(this=inner), copy=False
@@ -236,15 +280,27 @@ class _Translator:
         return Plan(self.render(select), "count", lambda row: None)
 
     def aggregate_plan(self, bound: BoundQuery) -> Plan:
+        self.grouping_text = True
+        try:
+            return self._aggregate_plan(bound)
+        finally:
+            self.grouping_text = False
+
+    def _aggregate_plan(self, bound: BoundQuery) -> Plan:
         columns = _Columns()
         entries: list[Entry] = []
         for item in bound.items:
             assert isinstance(item, ExprItem)
             typed = self.operand(item.node)
+            spec = function_of(item.node)
+            if spec is not None and spec.convert is not None:
+                entries.append((item.key, converted(columns.add(typed.sql), spec.convert(typed, self.ctx))))
+                continue
             index = columns.add(wire_value(typed.sql, typed.type))
             entries.append((item.key, converted(index, converter(typed.type))))
         select = self.base(bound, columns.expressions)
-        groups = [self.operand(g).sql for g in bound.group]
+        typed_groups = [self.operand(g) for g in bound.group]
+        groups = [g.sql for g in typed_groups]
         if bound.group_kind == "ROLLUP":
             select = select.group_by(exp.Rollup(expressions=groups), copy=False)
         elif bound.group_kind == "CUBE":
@@ -253,7 +309,10 @@ class _Translator:
             select = select.group_by(*groups, copy=False)
         if bound.having is not None:
             select = select.having(self.condition(bound.having), copy=False)
-        select = self.finish(select, bound, self.order(bound))
+        ordered = self.order(bound)
+        if not ordered and bound.group_kind is not None:
+            ordered = subtotal_order(typed_groups)
+        select = self.finish(select, bound, ordered)
         return Plan(self.render(select), "aggregate", aggregate_builder(entries))
 
     def records_plan(
@@ -276,7 +335,14 @@ class _Translator:
             select = self.finish(select, bound, ordered)
         type_name = bound.obj.name
         build = record_builder(type_name, id_index, self.url_prefix, entries)
-        return Plan(self.render(select), "records", build, children, parent_key_index)
+        plan = Plan(self.render(select), "records", build, children, parent_key_index)
+        if parent_key is None and not children:
+            struct = record_struct(self.tree, columns.expressions, type_name, id_index, self.url_prefix)
+            if struct is not None:
+                select.set("expressions", [root.id_expression(), record_json(struct)])
+                plan.json_sql = self.render(select)
+                plan.expect_many = self.json_records
+        return plan
 
     def per_parent(
         self, select: exp.Select, bound: BoundQuery, parent_key: exp.Expression, ordered: list[exp.Ordered]
@@ -320,6 +386,7 @@ class _Translator:
                 root.append((key, no_value))
             elif isinstance(item, TypeOfItem):
                 root.append(self.typeof_entry(item, columns))
+        self.tree = root
         return _finish(root, self.url_prefix)
 
     def parent_entries(
@@ -334,7 +401,9 @@ class _Translator:
         holder = self.parent_entries(node.parent, names[:-1], columns, nested)
         entries: list = []
         nested[names] = entries
-        holder.append(_Parent(names[-1], self.type_namer(node), columns.add(node.id_expression()), entries))
+        holder.append(
+            _Parent(names[-1], self.type_namer(node), columns.add(node.id_expression()), entries, node)
+        )
         return entries
 
     def type_namer(self, node: JoinNode) -> Callable[[str], str] | str:
@@ -355,15 +424,16 @@ class _Translator:
                 for key, name in node.obj.compound_components(f.name).items()
             }
             return (item.key, address_value(indexes))
-        value = item.resolved.expression
-        if item.function == "TOLABEL":
-            return (item.key, columns.add(picklist_label(Typed(value, f.type, f))))
-        if item.function == "FORMAT":
-            return (item.key, converted(columns.add(value), formatter(f.type, self.ctx.timezone)))
-        convert = converter(f.type)
+        if item.call is None:
+            typed = Typed(item.resolved.expression, f.type, f)
+            convert = converter(f.type)
+        else:
+            typed = self.operand(item.call)
+            spec = function_of(item.call)
+            convert = spec.convert(typed, self.ctx) if spec.convert is not None else converter(typed.type)
         if convert is None:
-            return (item.key, columns.add(wire_value(value, f.type)))
-        return (item.key, converted(columns.add(value), convert))
+            return (item.key, columns.add(wire_value(typed.sql, typed.type)))
+        return (item.key, converted(columns.add(typed.sql), convert))
 
     def typeof_entry(self, item: TypeOfItem, columns: _Columns) -> Entry:
         """TYPEOF: one record shape per WHEN type (ELSE for the others), chosen by the parent's Id."""
@@ -402,11 +472,19 @@ class _Translator:
         return (item.key, value)
 
 
+def _is_count(node: exp.Expression) -> bool:
+    """COUNT(x) keeps no picklist order: it is a number."""
+    spec = function_of(node)
+    return spec is not None and spec.name in ("COUNT", "COUNT_DISTINCT")
+
+
 class _Parent:
     """A parent record being assembled: its entries are complete only once every item is seen."""
 
-    def __init__(self, key: str, type_of: Callable[[str], str], id_index: int, entries: list) -> None:
-        self.key, self.type_of, self.id_index, self.entries = key, type_of, id_index, entries
+    def __init__(
+        self, key: str, type_of: Callable[[str], str] | str, id_index: int, entries: list, node: JoinNode
+    ) -> None:
+        self.key, self.type_of, self.id_index, self.entries, self.node = key, type_of, id_index, entries, node
 
 
 def _finish(entries: list, url_prefix: str) -> list[Entry]:

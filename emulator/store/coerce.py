@@ -33,6 +33,7 @@ _TEXT_TYPES = {
     "combobox",
     "encryptedstring",
     "anyType",
+    "datacategorygroupreference",
 }
 _DECIMAL_DIGITS = 28
 """Significant digits of Python's default decimal context: the most an unbounded number field keeps."""

@@ -22,7 +22,7 @@ from loaders.validate import validate_files
 from metadata import load_schema
 from metadata.model import Schema
 
-GENERATOR_VERSION = "2"
+GENERATOR_VERSION = "3"
 """Bumped whenever the same seed and profile would give different data (cached datasets are keyed by it)."""
 
 

@@ -1,0 +1,52 @@
+"""SOQL functions: a registry of entries the parser, binder and translator all read.
+
+:mod:`.registry` defines an entry (:class:`~.registry.SoqlFunction`); each family registers
+its entries on import: :mod:`.aggregates` (COUNT ... GROUPING), :mod:`.date_functions`
+(CALENDAR_YEAR ... and convertTimezone), :mod:`.display` (toLabel, FORMAT,
+convertCurrency), :mod:`.location` (DISTANCE, GEOLOCATION), :mod:`.formula` (FORMULA,
+refused as this org lacks the beta).
+:func:`translate_function` turns any parsed call into DuckDB.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlglot import exp
+
+from emulator.soql.errors import malformed
+from emulator.soql.functions import (  # noqa: F401 -- each registers its family
+    aggregates,
+    date_functions,
+    display,
+    formula,
+    location,
+)
+from emulator.soql.functions.context import NUMBER_TYPES, TEXT_TYPES, CompileContext, Typed
+from emulator.soql.functions.display import picklist_label
+from emulator.soql.functions.registry import Call, SoqlFunction, function_of, lookup
+from emulator.soql.nodes import FieldPath, offset_of
+
+__all__ = [
+    "NUMBER_TYPES",
+    "TEXT_TYPES",
+    "CompileContext",
+    "SoqlFunction",
+    "Typed",
+    "function_of",
+    "lookup",
+    "picklist_label",
+    "translate_function",
+]
+
+
+def translate_function(
+    node: exp.Expression, ctx: CompileContext, field_sql: Callable[[FieldPath], Typed]
+) -> Typed:
+    """The DuckDB expression of a field path or a SOQL function call (its registry entry translates it)."""
+    if isinstance(node, FieldPath):
+        return field_sql(node)
+    spec = function_of(node)
+    if spec is None:
+        raise malformed("unexpected token: '('", offset_of(node))
+    return spec.translate(Call(node, ctx, lambda argument: translate_function(argument, ctx, field_sql)))

@@ -1,0 +1,71 @@
+"""Aggregate queries' semantics that a plain GROUP BY gets wrong.
+
+SOQL and SOSL Reference (https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/):
+
+- :func:`ignoring_case` -- SOQL compares text ignoring case ("Comparison Operators"), and
+  groups it the same way: values that differ only in case are one group, shown with one of
+  its values (which one is not defined; DuckDB keeps the first it meets);
+- :func:`subtotal_order` -- "GROUP BY ROLLUP" and "GROUP BY CUBE" list each group's rows, then
+  the subtotal that follows them, and the grand total last (the examples of
+  sforce_api_calls_soql_select_groupby_rollup.htm and ..._groupby_cube.htm), unless the query
+  orders the rows itself;
+- :func:`picklist_position` -- MIN() and MAX() on a picklist follow the picklist's defined
+  order, not the alphabet ("Aggregate Functions", sforce_api_calls_soql_select_agg_functions.htm).
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from emulator.soql.functions.context import TEXT_TYPES, Typed, call
+from metadata.model import Field
+
+
+def ignoring_case(value: Typed) -> Typed:
+    """Text compared, grouped and sorted ignoring case: ``col COLLATE NOCASE`` (other types unchanged)."""
+    if value.type not in TEXT_TYPES or isinstance(value.sql, exp.Collate):
+        return value
+    return Typed(exp.Collate(this=value.sql, expression=exp.Var(this="NOCASE")), value.type, value.field)
+
+
+def subtotal_order(groups: list[Typed]) -> list[exp.Ordered]:
+    """Each group's rows, then its subtotal, the grand total last: ``GROUPING(k1), k1, GROUPING(k2), k2 ...``.
+
+    Within a level the groups follow ORDER BY's own rules: picklists in their defined order,
+    other values ascending, nulls first.
+    """
+    out: list[exp.Ordered] = []
+    for key in groups:
+        out.append(exp.Ordered(this=call("GROUPING", key.sql.copy()), desc=False, nulls_first=False))
+        position = picklist_position(key.sql, key.field)
+        out.append(
+            exp.Ordered(
+                this=position if position is not None else key.sql.copy(), desc=False, nulls_first=True
+            )
+        )
+    return out
+
+
+def picklist_position(value: exp.Expression, f: Field | None) -> exp.Expression | None:
+    """The position of a picklist value in its field's defined order (None for a field without values).
+
+    A value the field does not list sorts after every listed one; a null stays null.
+    """
+    if f is None or f.type != "picklist" or not f.picklistValues:
+        return None
+    ifs = [exp.If(this=exp.Is(this=value.copy(), expression=exp.Null()), true=exp.Null())]
+    ifs.extend(
+        exp.If(
+            this=exp.EQ(this=value.copy(), expression=exp.Literal.string(v.value)), true=exp.Literal.number(i)
+        )
+        for i, v in enumerate(f.picklistValues)
+    )
+    return exp.Case(ifs=ifs, default=exp.Literal.number(len(f.picklistValues)))
+
+
+def in_picklist_order(kind: str, value: Typed) -> exp.Expression | None:
+    """MIN or MAX of a picklist by its defined order: ``arg_min(value, position)`` (None if not a picklist)."""
+    position = picklist_position(value.sql, value.field)
+    if position is None:
+        return None
+    return call("arg_min" if kind == "MIN" else "arg_max", value.sql, position)
