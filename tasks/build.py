@@ -21,7 +21,13 @@ from tasks.periods import DOMAIN_DETAILS
 from tasks.records import TaskRecord
 
 DEFAULT_PER_TASK = 130
-DEFAULT_SOQL_INSTANCES = 320
+
+
+def default_per_task(suite: str) -> int:
+    """Instances per task when none are asked for: CRMArena's 130, or the SOQL track's 320."""
+    from tasks.families.soql_generation import DEFAULT_INSTANCES
+
+    return DEFAULT_PER_TASK if suite == "crmarena" else DEFAULT_INSTANCES
 
 
 class TaskBuildError(RuntimeError):
@@ -54,7 +60,7 @@ def build_tasks(
     ``per_task`` defaults to 130 for the ``crmarena`` suite (CRMArena's size) and to 320 for ``soql``.
     """
     if per_task is None:
-        per_task = DEFAULT_PER_TASK if suite == "crmarena" else DEFAULT_SOQL_INSTANCES
+        per_task = default_per_task(suite)
     if per_task < 1:
         raise ValueError(f"per_task must be 1 or more, not {per_task}")
     if suite not in SUITES:

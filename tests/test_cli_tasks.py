@@ -146,3 +146,15 @@ def test_run_on_a_real_org_backend_logs_in_and_scores_the_same(dataset, tmp_path
     ]
     printed = capsys.readouterr()
     assert "secret" not in printed.out + printed.err
+
+
+def test_an_llm_run_without_a_key_or_endpoint_stops_before_any_episode(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    out = tmp_path / "results.json"
+    assert main(["run", "--agent", "react", "--model", "gpt-x", "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        "needs an API key: set OPENAI_API_KEY, or give --base-url" in err
+        and len(err.strip().splitlines()) == 1
+    )
+    assert not out.exists()

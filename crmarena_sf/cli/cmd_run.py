@@ -10,6 +10,8 @@ after an interruption resumes and skips them (--fresh starts over).
 
 from __future__ import annotations
 
+import os
+
 from crmarena_sf.cli.arguments import add_org_options, add_task_set_options, connect_for_cli, positive_int
 from crmarena_sf.cli.errors import CliError
 
@@ -175,6 +177,12 @@ def _agent_spec(args, AgentSpec):
     if args.agent in LLM_AGENTS:
         if not args.model:
             raise CliError(f"the {args.agent} agent needs --model (the model's name at the endpoint)")
+        if not args.base_url and not os.environ.get("OPENAI_API_KEY"):
+            # Checked here: otherwise every episode would fail on its own with the same error.
+            raise CliError(
+                f"the {args.agent} agent needs an API key: set OPENAI_API_KEY, or give --base-url for an "
+                "endpoint that needs none (vLLM, Ollama ...)"
+            )
         options = {"model": args.model, "base_url": args.base_url, "max_turns": args.max_turns}
         return AgentSpec(args.agent, options)
     if args.model or args.base_url:

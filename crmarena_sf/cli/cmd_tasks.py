@@ -54,10 +54,10 @@ def build_with_progress(
 ):
     """Build a task set with a progress bar, turning build and client failures into CLI errors."""
     from loaders.progress import progress_bar
-    from tasks.build import DEFAULT_PER_TASK, DEFAULT_SOQL_INSTANCES, TaskBuildError
+    from tasks.build import TaskBuildError, default_per_task
     from tasks.families import SUITES
 
-    count = per_task or (DEFAULT_PER_TASK if suite == "crmarena" else DEFAULT_SOQL_INSTANCES)
+    count = per_task or default_per_task(suite)
     with progress_bar(count * len(SUITES[suite]), "building tasks", enabled=not quiet) as bar:
 
         def step(task: str, n: int) -> None:
