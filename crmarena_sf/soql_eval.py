@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Comparison", "compare", "canonical_result", "has_top_level_order_by"]
+__all__ = ["Comparison", "compare", "has_top_level_order_by"]
 
 
 @dataclass(frozen=True)
@@ -64,12 +64,6 @@ def compare(sf: Any, predicted: str | None, gold: str) -> Comparison:
 
         return Comparison(False, error_text(exc))
     return _match(got, expected, ordered=has_top_level_order_by(gold))
-
-
-def canonical_result(sf: Any, query: str) -> tuple:
-    """A hashable form of what ``query`` returns under the rules above (rows order kept)."""
-    result = _run(sf, query)
-    return tuple(tuple(sorted(map(_key, row.values()))) for row in result.rows)
 
 
 def has_top_level_order_by(query: str) -> bool:

@@ -64,12 +64,6 @@ class OrgClient:
         self.log.append({"action": "soql", "query": soql, "records": len(records)})
         return records
 
-    def count(self, soql: str) -> int:
-        """The totalSize of a ``SELECT COUNT() ...`` query."""
-        result = self.sf.query(soql)
-        self.log.append({"action": "soql", "query": soql, "records": result["totalSize"]})
-        return int(result["totalSize"])
-
     def search(self, sosl: str) -> list[dict[str, Any]]:
         """The searchRecords of a SOSL search, without ``attributes``."""
         result = self.sf.search(sosl) or {}

@@ -67,9 +67,6 @@ class Window:
     def iso(self) -> tuple[str, str]:
         return iso(self.start), iso(self.end)
 
-    def contains(self, moment: dt.datetime) -> bool:
-        return self.start <= moment < self.end
-
 
 def iso(moment: dt.datetime) -> str:
     """``2023-04-01T00:00:00Z``: how params and SOQL datetime literals write a moment (UTC)."""
