@@ -13,13 +13,18 @@ import shutil
 from pathlib import Path
 
 from emulator.cache_dir import cache_root
+from emulator.store.indexes import LAYOUT
 from emulator.store.org import Org
 from loaders.generate import GENERATOR_VERSION, generate, generator_fingerprint
 
 
 def scaled_org_file(scale: int = 100, progress: bool = False) -> Path:
     """The org file of the ``full`` profile, seed 0, at ``scale`` (generated, loaded and indexed if missing)."""
-    base = cache_root() / "bench" / f"{GENERATOR_VERSION}-{generator_fingerprint()}-full-0-x{scale}"
+    base = (
+        cache_root()
+        / "bench"
+        / f"{GENERATOR_VERSION}-{generator_fingerprint()}-layout{LAYOUT}-full-0-x{scale}"
+    )
     path = base.with_name(base.name + ".duckdb")
     if path.is_file():
         return path

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from emulator.cache_dir import cache_root
+from emulator.store.indexes import LAYOUT
 from emulator.store.org import Org
 from loaders.dataset import Dataset, DatasetError, schema_version
 from loaders.generate import GENERATOR_VERSION, generate, generator_fingerprint
@@ -68,6 +69,7 @@ def default_org_file(progress: bool = True) -> Path:
         # an object (PermissionSet ...) rebuilds the org file
         + ":"
         + str(schema_version(schema, schema.names))
+        + f":layout{LAYOUT}"  # what the file holds beside the tables (its indexes)
     )
     if path.is_file() and stamp.is_file() and stamp.read_text(encoding="utf-8") == source:
         return path

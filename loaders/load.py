@@ -4,7 +4,7 @@ The fast path skips per-record validation (the dataset was validated when writte
 :mod:`loaders.validate`) but still refuses a dataset that does not fit the org: an object
 or column the schema lacks, a value DuckDB cannot convert to the column's type, an Id the
 org already holds. Everything happens in one transaction, so a refused dataset leaves the
-org as it was. Afterwards the org's Id counters are recomputed, and every change listener
+org as it was. Afterwards the org's Id counters are recomputed, large tables get their indexes (:mod:`emulator.store.indexes`), and every change listener
 is called once per object with kind ``"load"`` and no Ids, meaning "rebuild what you keep
 for this object" (the SOSL index does).
 
@@ -20,6 +20,7 @@ from pathlib import Path
 import duckdb
 
 from emulator.store.ddl import column_type, quote
+from emulator.store.indexes import ensure_indexes
 from emulator.store.org import Org
 from emulator.store.seed import STANDARD_PRICEBOOK_ID
 from loaders.dataset import Dataset, DatasetError
@@ -42,6 +43,7 @@ def load_dataset(dataset_dir: str | Path, org: Org | None = None, *, progress: b
     target = org if org is not None else Org.new()
     try:
         _load(dataset, target, progress)
+        ensure_indexes(target)
         if target.path is not None:
             from emulator.sosl import ensure_index
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from emulator import ids
 from emulator.errors import SalesforceError
 from emulator.soql.json_records import MANY_ROWS
+from emulator.soql.seek import bind_id_list
 from emulator.soql.shape import bulk_allocation, child_result
 from emulator.soql.translate import Plan
 from emulator.wire import to_json
@@ -63,8 +64,16 @@ def batch_size_of(requested: int | None) -> int:
 
 def fetch(org: Org, plan: Plan, params: list[Any] | None = None) -> list[tuple]:
     """All rows of ``plan``'s columns (a DuckDB failure reaches the error boundary as an engine bug)."""
+    sql, params = _statement(plan, plan.sql, params)
     with org.lock:
-        return org.con.execute(plan.sql, params).fetchall()
+        return org.con.execute(sql, params).fetchall()
+
+
+def _statement(plan: Plan, sql: str, params: list[Any] | None) -> tuple[str, list[Any] | None]:
+    """``sql`` and its parameters, the run-time Id list written in where the plan holds it."""
+    if plan.id_list and params:
+        return bind_id_list(sql, params[0]), params[1:] or None
+    return sql, params
 
 
 def fetch_records(org: Org, plan: Plan, params: list[Any] | None = None) -> tuple[list[tuple], bool]:
@@ -75,8 +84,9 @@ def fetch_records(org: Org, plan: Plan, params: list[Any] | None = None) -> tupl
     cost a fixed time that only many records repay, see :mod:`emulator.soql.json_records`).
     """
     as_json = plan.json_sql is not None and plan.expect_many
+    sql, params = _statement(plan, plan.json_sql if as_json else plan.sql, params)  # type: ignore[arg-type]
     with org.lock:
-        rows = org.con.execute(plan.json_sql if as_json else plan.sql, params).fetchall()
+        rows = org.con.execute(sql, params).fetchall()
     if plan.json_sql is not None:
         plan.expect_many = len(rows) >= MANY_ROWS
     return rows, as_json

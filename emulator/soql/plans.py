@@ -21,6 +21,7 @@ from emulator.soql.functions import CompileContext
 from emulator.soql.json_records import worth_writing_json
 from emulator.soql.parser import parse
 from emulator.soql.translate import Plan, compile_plan
+from emulator.store.indexes import indexed_columns
 
 if TYPE_CHECKING:
     from emulator.store.org import Org
@@ -108,13 +109,22 @@ def plan_for(
     """The compiled plan of ``text`` for ``org`` now (cached); raises SoqlError."""
     ctx = context(org)
     read_through = org.read_through
-    key = (org.schema, text, include_deleted, api_version, restrict_ids, ctx, read_through)
+    indexed = indexed_columns(org)
+    key = (org.schema, text, include_deleted, api_version, restrict_ids, ctx, read_through, indexed)
 
     def compile_now() -> Plan:
         bound = bound_query(org.schema, text)
         json_records = worth_writing_json(bound, table_rows(org, bound.obj.name))
         return compile_plan(
-            bound, ctx, org.schema, api_version, include_deleted, restrict_ids, read_through, json_records
+            bound,
+            ctx,
+            org.schema,
+            api_version,
+            include_deleted,
+            restrict_ids,
+            read_through,
+            json_records,
+            indexed,
         )
 
     return _plans.get_or_compute(key, compile_now)

@@ -34,6 +34,7 @@ from emulator.soql.limits import MAX_RELATIONSHIP_LEVELS, MAX_RELATIONSHIP_LEVEL
 from emulator.soql.nodes import FieldPath, offset_of
 from emulator.soql.predicates import translate_condition
 from emulator.soql.resolve import JoinNode, ResolvedField, column
+from emulator.soql.seek import fenced, id_list_condition, seek_condition
 from emulator.soql.shape import (
     Entry,
     address_value,
@@ -73,6 +74,8 @@ class Plan:
     """The same query selecting ``(Id, record JSON text)`` when DuckDB can write the records (see json_records)."""
     expect_many: bool = False
     """Whether the next run is expected to return many rows (then DuckDB writes the JSON)."""
+    id_list: bool = False
+    """The SQL holds the run-time Id list (the first parameter) as :data:`emulator.soql.seek.ID_LIST`."""
 
 
 class _Columns:
@@ -101,6 +104,7 @@ def compile_plan(
     restrict_ids: bool = False,
     read_through: tuple[tuple[str, str], ...] = (),
     json_records: bool = True,
+    indexed: frozenset[tuple[str, str]] = frozenset(),
 ) -> Plan:
     """The plan of a bound query for one context (its day, time zone and fiscal year).
 
@@ -109,11 +113,13 @@ def compile_plan(
     ``read_through`` (``Org.read_through``) names the tables a fork reads from another
     catalog; they are qualified with it so DuckDB reads the table itself, not the fork's view.
     ``json_records`` lets DuckDB write the records as JSON where it can (emulator.soql.json_records).
+    ``indexed`` names the ``(table, column)`` pairs with an index (emulator.soql.seek fences lookups on them).
     """
     _check_relationship_levels(bound, api_version)
     translator = _Translator(ctx, schema, f"/services/data/v{api_version}/sobjects/", include_deleted)
     translator.catalogs = dict(read_through)
     translator.json_records = json_records
+    translator.indexed = indexed
     if restrict_ids and not bound.count_only and not bound.aggregate:
         return translator.records_plan(bound, restrict=True)
     return translator.plan(bound)
@@ -152,6 +158,7 @@ class _Translator:
         self.catalogs: dict[str, str] = {}
         self.grouping_text = False
         self.json_records = True
+        self.indexed: frozenset[tuple[str, str]] = frozenset()
         """True while translating an aggregate query: its text is grouped ignoring case."""
 
     def render(self, select: exp.Select) -> str:
@@ -190,17 +197,25 @@ class _Translator:
         return exp.Subquery(this=select)
 
     # ------------------------------------------------------------------ common parts
-    def base(self, bound: BoundQuery, columns: list[exp.Expression]) -> exp.Select:
-        """SELECT columns FROM the object with its joins, WHERE conditions, scope and recycle bin rule."""
+    def base(
+        self, bound: BoundQuery, columns: list[exp.Expression], listed: exp.Expression | None = None
+    ) -> exp.Select:
+        """SELECT columns FROM the object with its joins, WHERE conditions, scope and recycle bin rule.
+
+        ``listed``: the condition keeping the records of the Id list given at run time, on an
+        indexed column. It, or else a condition of the WHERE an index answers, is fenced into
+        a scan of its own (:mod:`emulator.soql.seek`).
+        """
         where = self.condition(bound.where) if bound.where is not None else None
         obj, alias = bound.joins.root.targets[0]
-        select = exp.Select(expressions=columns).from_(
-            exp.Table(
-                this=exp.to_identifier(obj.name, quoted=True),
-                alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)),
-            ),
-            copy=False,
+        table: exp.Expression = exp.Table(
+            this=exp.to_identifier(obj.name, quoted=True),
+            alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)),
         )
+        seek = listed if listed is not None else seek_condition(where, alias, obj.name, self.indexed)
+        if seek is not None:
+            table = fenced(table, alias, seek)
+        select = exp.Select(expressions=columns).from_(table, copy=False)
         for join in bound.joins.joins():
             select = select.join(join, copy=False)
         filters = []
@@ -324,18 +339,26 @@ class _Translator:
         parent_key_index = columns.add(parent_key) if parent_key is not None else None
         children: list[ChildPlan] = []
         entries = self.entries(bound, columns, children)
-        select = self.base(bound, columns.expressions)
-        if restrict:
+        listed_by = root.id_expression() if restrict else parent_key
+        listed = (
+            id_list_condition(listed_by)
+            if listed_by is not None and self.is_indexed(bound, listed_by)
+            else None
+        )
+        select = self.base(bound, columns.expressions, listed)
+        if restrict and listed is None:
             restriction = exp.In(this=root.id_expression(), query=exp.Subquery(this=_PARENT_IDS.copy()))
             select = select.where(restriction, copy=False)
         ordered = self.order(bound)
         if parent_key is not None:
-            select = self.per_parent(select, bound, parent_key, ordered)
+            select = self.per_parent(select, bound, parent_key, ordered, listed is None)
         else:
             select = self.finish(select, bound, ordered)
         type_name = bound.obj.name
         build = record_builder(type_name, id_index, self.url_prefix, entries)
-        plan = Plan(self.render(select), "records", build, children, parent_key_index)
+        plan = Plan(
+            self.render(select), "records", build, children, parent_key_index, id_list=listed is not None
+        )
         if parent_key is None and not children:
             struct = record_struct(self.tree, columns.expressions, type_name, id_index, self.url_prefix)
             if struct is not None:
@@ -344,13 +367,26 @@ class _Translator:
                 plan.expect_many = self.json_records
         return plan
 
+    def is_indexed(self, bound: BoundQuery, key: exp.Expression) -> bool:
+        """Whether ``key``, a column of the FROM object, has an index."""
+        return isinstance(key, exp.Column) and (bound.obj.name, key.name) in self.indexed
+
     def per_parent(
-        self, select: exp.Select, bound: BoundQuery, parent_key: exp.Expression, ordered: list[exp.Ordered]
+        self,
+        select: exp.Select,
+        bound: BoundQuery,
+        parent_key: exp.Expression,
+        ordered: list[exp.Ordered],
+        by_parameter: bool = True,
     ) -> exp.Select:
-        """A child subquery for a batch of parents: LIMIT/OFFSET count per parent, in the subquery's order."""
-        select = select.where(
-            exp.In(this=parent_key.copy(), query=exp.Subquery(this=_PARENT_IDS.copy())), copy=False
-        )
+        """A child subquery for a batch of parents: LIMIT/OFFSET count per parent, in the subquery's order.
+
+        ``by_parameter``: the parents' Ids come as a list parameter (else :meth:`base` fenced them in).
+        """
+        if by_parameter:
+            select = select.where(
+                exp.In(this=parent_key.copy(), query=exp.Subquery(this=_PARENT_IDS.copy())), copy=False
+            )
         if bound.limit is not None or bound.offset:
             window = exp.Window(
                 this=exp.RowNumber(),

@@ -29,6 +29,7 @@ from emulator.errors import SalesforceError
 from emulator.store import dml
 from emulator.store.ddl import create_table_sql, quote
 from emulator.store.files import FileInUse, NotAnOrgFile, WriteLock, attach, sql_string
+from emulator.store.indexes import create_indexes, ensure_indexes
 from emulator.store.readers import NO_LOCK, ReaderPool
 from metadata import load_schema
 from metadata.model import Schema, SObject
@@ -91,6 +92,8 @@ class Org:
         """Catalogs DuckDB searches for an unqualified table: this org's, then its ancestors'."""
         self._materialized_in_tx: list[tuple[str, Org]] = []
         self.layout_version = 0
+        self.index_generation = 0
+        """Bumped whenever this org creates indexes (:mod:`emulator.store.indexes`)."""
         self._read_through_cache: tuple[int, tuple[tuple[str, str], ...]] | None = None
         """Bumped whenever a table moves (copy-on-write): SQL built with :meth:`table_sql` is stale after a bump."""
         """Tables this org copied inside the open transaction: a rollback makes them read through again."""
@@ -268,11 +271,12 @@ class Org:
                     )
             finally:
                 self.con.execute(f"DETACH {quote(alias)}")
-        if index:
-            # The search index is the SOSL engine's; the store only asks for it where it writes a file.
-            from emulator.sosl import ensure_index
+        with Org.open(path) as saved:
+            ensure_indexes(saved)
+            if index:
+                # The search index is the SOSL engine's; the store only asks for it where it writes a file.
+                from emulator.sosl import ensure_index
 
-            with Org.open(path) as saved:
                 ensure_index(saved)
 
     def fork(self) -> Org:
@@ -471,9 +475,17 @@ class Org:
             if self._depth:
                 # DuckDB writes one attached database per transaction; this one already is ours.
                 self.con.execute(f"CREATE TABLE {quote(table)} AS SELECT * FROM {source}")
+                create_indexes(self, table)
                 self._materialized_in_tx.append((table, owner))
             else:
-                self.con.execute(f"BEGIN; CREATE TABLE {quote(table)} AS SELECT * FROM {source}; COMMIT")
+                self.con.execute("BEGIN")
+                try:
+                    self.con.execute(f"CREATE TABLE {quote(table)} AS SELECT * FROM {source}")
+                    create_indexes(self, table)  # a copy of a large table keeps its indexes
+                except BaseException:
+                    self.con.execute("ROLLBACK")
+                    raise
+                self.con.execute("COMMIT")
             del self._source[table]
             owner._readers.get(table, weakref.WeakSet()).discard(self)
             self.layout_version += 1
@@ -505,6 +517,10 @@ class Org:
             [self.catalog],
         ).fetchall()
         return sorted({r[0] for r in rows} | set(self._source))
+
+    def own_tables(self) -> list[str]:
+        """The tables this org holds itself (a fork's copies; every table of an org that is no fork)."""
+        return [table for table in self.table_names() if table not in self._source]
 
     def has_table(self, table: str) -> bool:
         """True when ``table`` exists for this org (its own, or shared with its parent)."""
