@@ -479,6 +479,29 @@ def test_duckdb_lookups_answer_as_the_in_memory_postings_do(org, monkeypatch, pa
     assert [sosl.search(org, q) for q in PATH_QUERIES] == expected
 
 
+def test_a_token_index_answers_as_the_scan_does_and_follows_writes(org, monkeypatch):
+    """Large token tables get an index on ``token`` (emulator/sosl/index.py): same answers, before and after a write."""
+    from emulator.sosl import index, matcher, postings
+
+    expected = [sosl.search(org, q) for q in PATH_QUERIES]
+    monkeypatch.setattr(postings, "MAX_TOKENS", 0)
+    monkeypatch.setattr(matcher, "SHARED_SCAN_BELOW", 0)
+    monkeypatch.setattr(index, "TOKEN_INDEX_MIN", 1)
+    indexed = org.fork()
+    index.build_objects(
+        indexed, [indexed.schema.get(name) for name in ("Contact", "Knowledge__kav", "Product2")]
+    )
+    tables = {row[0] for row in indexed.con.execute("SELECT table_name FROM duckdb_indexes()").fetchall()}
+    assert {"_sf_search_tokens_Contact", "_sf_search_tokens_Product2"} <= tables
+    assert [sosl.search(indexed, q) for q in PATH_QUERIES] == expected
+    fork = indexed.fork()  # its write copies the token table, index included
+    fork.insert("Product2", {"Name": "Indexed Jacket"})
+    assert "Indexed Jacket" in names(fork, "FIND {jacket} RETURNING Product2(Name)")
+    copies = fork.con.execute("SELECT database_name, table_name FROM duckdb_indexes()").fetchall()
+    assert (fork.catalog, "_sf_search_tokens_Product2") in copies
+    assert "Indexed Jacket" not in names(indexed, "FIND {jacket} RETURNING Product2(Name)")
+
+
 def test_forks_share_the_in_memory_postings_until_they_write(org):
     from emulator.sosl import index, postings
 

@@ -54,6 +54,7 @@ from emulator.sosl.text import (
     tokens,
 )
 from emulator.store.ddl import quote
+from emulator.store.indexes import index_name
 from metadata.model import SObject
 
 if TYPE_CHECKING:
@@ -69,6 +70,9 @@ LOAD_KIND = "load"
 PENDING_TABLE = "_sf_search_pending"
 PENDING_KEY = "sosl.pending"
 """``org.cache`` flag: True once a write noted records, False once caught up (absent: look at the table)."""
+TOKEN_INDEX_MIN = 100_000
+"""Token tables this large are searched in DuckDB (smaller ones in memory, :mod:`.postings`) and get
+an ART index on ``token``: a word's lookup then reads its rows, not the row group around them."""
 STAGE_TABLE = "_sf_search_stage"
 """A temporary table (per connection, outside the org's catalog) holding a full build's token lists."""
 
@@ -226,6 +230,11 @@ def _fill(org: Org, obj: SObject) -> None:
     phones = _phone_sql(org, obj)
     rows = _tokens_sql(STAGE_TABLE) + (f" UNION ALL {phones}" if phones else "")
     org.con.execute(f"INSERT INTO {quote(tokens)} SELECT * FROM ({rows}) ORDER BY token")
+    n_tokens = org.con.execute(f"SELECT count(*) FROM {quote(tokens)}").fetchone()[0]
+    if n_tokens >= TOKEN_INDEX_MIN:
+        org.con.execute(
+            f"CREATE INDEX IF NOT EXISTS {quote(index_name(tokens, 'token'))} ON {quote(tokens)} (token)"
+        )
     org.con.execute(f"INSERT INTO {quote(docs)} {_docs_sql(STAGE_TABLE)}")
     org.con.execute(f"DROP TABLE {STAGE_TABLE}")  # a failed build rolls back with the transaction
 

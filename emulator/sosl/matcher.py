@@ -250,9 +250,11 @@ def _occurrences(org: Org, plans: list[_Plan]) -> dict[str, list[dict[str, float
                     shared.setdefault(token, []).append(i)
             elif lookup is not None:
                 marks = ", ".join("?" * len(lookup))
+                # the word's rows in a scan of their own, which the token index answers (emulator.soql.seek)
+                words = f"(SELECT * FROM {tokens} t0 WHERE t0.token BETWEEN ? AND ? AND t0.token IN ({marks}) OFFSET 0)"
                 parts.append(
-                    f"SELECT {p} AS obj, {i} AS leaf, NULL, t0.record_id, t0.field FROM {tokens} t0 "
-                    f"WHERE t0.token BETWEEN ? AND ? AND t0.token IN ({marks}){field_filter}"
+                    f"SELECT {p} AS obj, {i} AS leaf, NULL, t0.record_id, t0.field FROM {words} t0 "
+                    f"WHERE TRUE{field_filter}"
                 )
                 params += [min(lookup), max(lookup), *lookup, *field_params]
             else:

@@ -16,19 +16,44 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
-from emulator.sosl.index import tokens_table, version
+from emulator.sosl.index import TOKEN_INDEX_MIN, tokens_table, version
 
 if TYPE_CHECKING:
     from emulator.store.org import Org
     from metadata.model import SObject
 
-MAX_TOKENS = 100_000
-"""Token tables at least this large stay in DuckDB (their lookups are pruned by zone maps)."""
+MAX_TOKENS = TOKEN_INDEX_MIN
+"""Token tables at least this large stay in DuckDB (where they have an index on ``token``)."""
 MAX_COPIES = 64
 
 Occurrence = tuple[str, str, int]
 """(record Id, field, position) of one token."""
-Postings = dict[str, list[Occurrence]]
+
+
+class Postings(dict[str, list[Occurrence]]):
+    """token -> its occurrences; and per token, on first use, the same by record (for phrases).
+
+    A phrase is checked from its rarest word: the other words' occurrences are looked up by
+    record instead of read whole, so a phrase with a word in every record ("example", "com"
+    of an email address) costs what its rarest word does.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._by_record: dict[str, dict[str, set[tuple[str, int]]]] = {}
+        self._lock = threading.Lock()
+
+    def by_record(self, token: str) -> dict[str, set[tuple[str, int]]]:
+        """record Id -> {(field, position)} where ``token`` occurs (built once per copy)."""
+        found = self._by_record.get(token)
+        if found is None:
+            found = {}
+            for record_id, field, pos in self.get(token, ()):
+                found.setdefault(record_id, set()).add((field, pos))
+            with self._lock:
+                self._by_record[token] = found
+        return found
+
 
 _copies: OrderedDict[str, Postings] = OrderedDict()
 _lock = threading.Lock()
@@ -46,7 +71,7 @@ def postings_of(org: Org, obj: SObject, n_tokens: int) -> Postings | None:
         if found is not None:
             _copies.move_to_end(name)
             return found
-    found = {}
+    found = Postings()
     rows = org.con.execute(
         f"SELECT token, record_id, field, pos FROM {org.table_sql(tokens_table(obj.name))}"
     )
@@ -85,6 +110,21 @@ def _matching(postings: Postings, piece: str) -> list[Occurrence]:
 
 def _phrase(postings: Postings, pieces: tuple[str, ...]) -> list[Occurrence]:
     """Occurrences of the first piece followed, position by position in the same field, by the others."""
+    if any("*" in piece or "?" in piece for piece in pieces):
+        return _phrase_scan(postings, pieces)
+    lists = [postings.get(piece, ()) for piece in pieces]
+    rarest = min(range(len(pieces)), key=lambda i: len(lists[i]))
+    others = [(i, postings.by_record(piece)) for i, piece in enumerate(pieces) if i != rarest]
+    found = []
+    for r, f, p in lists[rarest]:
+        start = p - rarest
+        if start > 0 and all((f, start + i) in by_record.get(r, ()) for i, by_record in others):
+            found.append((r, f, start))
+    return found
+
+
+def _phrase_scan(postings: Postings, pieces: tuple[str, ...]) -> list[Occurrence]:
+    """:func:`_phrase` for pieces with wildcards: every piece's matches, read whole."""
     later = [{(r, f, p) for r, f, p in _matching(postings, piece)} for piece in pieces[1:]]
     return [
         (r, f, p)

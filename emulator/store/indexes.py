@@ -7,7 +7,8 @@ https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/sforc
 DuckDB scans a table unless an ART index answers the filter, and its block statistics skip
 nothing for Ids (every Id of an object shares a prefix longer than the 8 bytes DuckDB keeps).
 So a table of :data:`INDEX_MIN_ROWS` rows or more gets one ART index per such column when it
-is bulk loaded (:func:`ensure_indexes`), and keeps them when a fork copies it to write.
+is bulk loaded (:func:`ensure_indexes`), and keeps them when a fork copies it to write
+(:func:`copy_indexes`; the search index's large token tables keep theirs the same way).
 Smaller tables go without: scanning them costs about what an index lookup does, and an index
 would be paid for at every copy-on-write. A table that grows past the threshold through
 record writes is not indexed until it is loaded or copied again (it stays correct, only slower).
@@ -33,10 +34,10 @@ if TYPE_CHECKING:
 INDEX_MIN_ROWS = 20_000
 """Tables with at least this many rows are indexed."""
 
-LAYOUT = 2
-"""What an org file built by this code holds beyond the tables: 2 = large tables carry these
-indexes. Caches of built org files (the default org, the benchmark's scaled org) key on it, so
-a file built before is rebuilt."""
+LAYOUT = 3
+"""What an org file built by this code holds beyond its tables: 3 = large tables carry these
+indexes, and the search index's large token tables one on ``token``. Caches of built org files
+(the default org, the benchmark's scaled org) key on it, so a file built before is rebuilt."""
 
 INDEX_PREFIX = "_sf_idx_"
 
@@ -69,6 +70,22 @@ def create_indexes(org: Org, table: str, rows: int | None = None) -> bool:
         )
     org.index_generation += 1
     return True
+
+
+def copy_indexes(org: Org, table: str, source_catalog: str) -> None:
+    """Give ``org``'s new copy of ``table`` the indexes the copied table had in ``source_catalog``."""
+    rows = org.con.execute(
+        "SELECT index_name, expressions FROM duckdb_indexes() "
+        f"WHERE database_name = ? AND table_name = ? AND index_name LIKE {sql_string(INDEX_PREFIX + '%')}",
+        [source_catalog, table],
+    ).fetchall()
+    for name, expressions in rows:
+        column = str(expressions).strip("[]").strip('"')
+        org.con.execute(
+            f"CREATE INDEX IF NOT EXISTS {quote(name)} ON {quote(org.catalog)}.main.{quote(table)} ({quote(column)})"
+        )
+    if rows:
+        org.index_generation += 1
 
 
 def ensure_indexes(org: Org) -> None:

@@ -29,7 +29,7 @@ from emulator.errors import SalesforceError
 from emulator.store import dml
 from emulator.store.ddl import create_table_sql, quote
 from emulator.store.files import FileInUse, NotAnOrgFile, WriteLock, attach, sql_string
-from emulator.store.indexes import create_indexes, ensure_indexes
+from emulator.store.indexes import copy_indexes, ensure_indexes
 from emulator.store.readers import NO_LOCK, ReaderPool
 from metadata import load_schema
 from metadata.model import Schema, SObject
@@ -475,13 +475,13 @@ class Org:
             if self._depth:
                 # DuckDB writes one attached database per transaction; this one already is ours.
                 self.con.execute(f"CREATE TABLE {quote(table)} AS SELECT * FROM {source}")
-                create_indexes(self, table)
+                copy_indexes(self, table, owner.catalog)
                 self._materialized_in_tx.append((table, owner))
             else:
                 self.con.execute("BEGIN")
                 try:
                     self.con.execute(f"CREATE TABLE {quote(table)} AS SELECT * FROM {source}")
-                    create_indexes(self, table)  # a copy of a large table keeps its indexes
+                    copy_indexes(self, table, owner.catalog)  # a copy keeps the table's indexes
                 except BaseException:
                     self.con.execute("ROLLBACK")
                     raise
