@@ -40,6 +40,7 @@ indexes, and the search index's large token tables one on ``token``. Caches of b
 (the default org, the benchmark's scaled org) key on it, so a file built before is rebuilt."""
 
 INDEX_PREFIX = "_sf_idx_"
+_CACHE_KEY = "store.indexed"
 
 
 def index_columns(obj: SObject) -> list[str]:
@@ -100,7 +101,7 @@ def ensure_indexes(org: Org) -> None:
 def indexed_columns(org: Org) -> frozenset[tuple[str, str]]:
     """``(table, column)`` for each single-column index on the tables ``org`` reads (its own or a parent's)."""
     key = (org.layout_version, org.index_generation)
-    cached = org.cache.get("store.indexed")
+    cached = org.cache.get(_CACHE_KEY)
     if cached is not None and cached[0] == key:
         return cached[1]
     catalogs = {table: catalog for table, catalog in org.read_through}
@@ -114,5 +115,10 @@ def indexed_columns(org: Org) -> frozenset[tuple[str, str]]:
         if database == catalogs.get(table, org.catalog):
             found.add((table, str(expressions).strip("[]").strip('"')))
     value = frozenset(found)
-    org.cache["store.indexed"] = (key, value)
+    org.cache[_CACHE_KEY] = (key, value)
     return value
+
+
+def inherit_indexed(parent: Org, child: Org) -> None:
+    """A new fork indexes what its parent does (it reads the parent's tables): no need to ask DuckDB."""
+    child.cache[_CACHE_KEY] = ((child.layout_version, child.index_generation), indexed_columns(parent))

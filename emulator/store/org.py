@@ -29,7 +29,7 @@ from emulator.errors import SalesforceError
 from emulator.store import dml
 from emulator.store.ddl import create_table_sql, quote
 from emulator.store.files import FileInUse, NotAnOrgFile, WriteLock, attach, sql_string
-from emulator.store.indexes import copy_indexes, ensure_indexes
+from emulator.store.indexes import copy_indexes, ensure_indexes, inherit_indexed
 from emulator.store.readers import NO_LOCK, ReaderPool
 from metadata import load_schema
 from metadata.model import Schema, SObject
@@ -300,6 +300,7 @@ class Org:
             child._parent = self  # the child's search path goes through this org's catalog
             child._path = [catalog, *self._path]
             child._set_search_path()
+            inherit_indexed(self, child)
             self._children.add(child)
             weakref.finalize(child, _detach, self._root, catalog)
             return child
