@@ -46,11 +46,21 @@ def _ids(sf, soql):
 
 def _queries(sf) -> list[str]:
     case = sf.query(
-        "SELECT Id, AccountId, ContactId, OwnerId FROM Case WHERE AccountId != null ORDER BY Id LIMIT 1"
+        "SELECT Id, CaseNumber, AccountId, OwnerId FROM Case WHERE AccountId != null ORDER BY Id LIMIT 1"
     )["records"][0]
     cases = _ids(sf, "SELECT Id FROM Case ORDER BY Id LIMIT 3")
     account = case["AccountId"]
+    product = sf.query("SELECT Name FROM Product2 ORDER BY Id LIMIT 1")["records"][0]["Name"].replace(
+        "'", "\\'"
+    )
+    emails = [
+        r["Email"]
+        for r in sf.query("SELECT Email FROM Contact WHERE Email != null ORDER BY Id LIMIT 2")["records"]
+    ]
     return [
+        f"SELECT Id, Name FROM Product2 WHERE Name = '{product.upper()}'",
+        f"SELECT Id FROM Contact WHERE Email IN ('{emails[0]}', '{emails[1].upper()}') ORDER BY Id",
+        f"SELECT Id FROM Case WHERE CaseNumber = '{case['CaseNumber']}' AND Status != null",
         f"SELECT Id, Subject, Status FROM Case WHERE Id = '{case['Id']}'",
         f"SELECT Id, Subject FROM Case WHERE Id = '{case['Id'][:15]}'",
         f"SELECT Id FROM Case WHERE Id IN ('{cases[0]}', '{cases[1]}', '{cases[2]}') ORDER BY Id",
@@ -86,6 +96,17 @@ def test_the_lookup_is_read_from_the_index(pair):
     with org.lock:
         profile = org.con.execute("EXPLAIN ANALYZE " + plan.sql).fetchall()[0][1]
     assert "Index Scan" in profile
+
+
+def test_a_name_is_looked_up_ignoring_case_through_an_index_on_its_lowercase(pair):
+    (org, sf), _ = pair
+    name = sf.query("SELECT Name FROM Product2 ORDER BY Id LIMIT 1")["records"][0]["Name"].replace("'", "\\'")
+    text = f"SELECT Id FROM Product2 WHERE Name = '{name.swapcase()}' AND IsActive = true"
+    plan = plan_for(org, text, False, "62.0")
+    with org.lock:
+        profile = org.con.execute("EXPLAIN ANALYZE " + plan.sql).fetchall()[0][1]
+    assert "Index Scan" in profile and "lower(Name)" in profile
+    assert sf.query(text)["totalSize"] >= 1
 
 
 def test_writes_in_a_fork_keep_indexed_lookups_right(pair):

@@ -41,7 +41,8 @@ def conjuncts(condition: exp.Expression | None) -> list[exp.Expression]:
 def seek_condition(
     where: exp.Expression | None, alias: str, table: str, indexed: frozenset[tuple[str, str]]
 ) -> exp.Expression | None:
-    """The first top-level condition of ``where`` an index on ``table`` answers: ``col = 'x'`` or ``col IN ('x', ...)``."""
+    """The first top-level condition of ``where`` an index on ``table`` answers: ``col = 'x'`` or
+    ``col IN ('x', ...)``, ``col`` being an indexed column or ``LOWER(col)`` with an index on it."""
     if not indexed:
         return None
     for condition in conjuncts(where):
@@ -53,7 +54,7 @@ def seek_condition(
 def _is_seek(condition: exp.Expression, alias: str, table: str, indexed: frozenset[tuple[str, str]]) -> bool:
     if isinstance(condition, exp.EQ):
         column, value = condition.this, condition.expression
-        if not isinstance(column, exp.Column):
+        if isinstance(column, exp.Literal):
             column, value = value, column
         values: Iterable[exp.Expression] = [value]
     elif isinstance(condition, exp.In) and not condition.args.get("query"):
@@ -66,10 +67,13 @@ def _is_seek(condition: exp.Expression, alias: str, table: str, indexed: frozens
             values = []
     else:
         return False
+    key = None
+    if isinstance(column, exp.Lower) and isinstance(column.this, exp.Column):
+        column, key = column.this, f"lower({column.this.name})"
     return (
         isinstance(column, exp.Column)
         and column.table == alias
-        and (table, column.name) in indexed
+        and (table, key or column.name) in indexed
         and all(isinstance(v, exp.Literal) and v.is_string for v in values)
     )
 

@@ -13,9 +13,11 @@ Smaller tables go without: scanning them costs about what an index lookup does, 
 would be paid for at every copy-on-write. A table that grows past the threshold through
 record writes is not indexed until it is loaded or copied again (it stays correct, only slower).
 
-Case-insensitive text (Name, Email, external ids) is compared lowercased, which a plain
-index cannot answer; those filters scan. DuckDB uses an index only for a table scan whose
-one filter is equality or IN with constants, so the SOQL translator fences such a condition
+Name, and the text fields a record is looked up by (external ids, idLookup fields such as
+Email or CaseNumber), are compared ignoring case: their index is on ``lower(<column>)``,
+the expression SOQL's equality compares. Audit dates are not indexed (a date range matches
+too many rows for DuckDB to read them through an index). DuckDB uses an index only for a
+table scan whose one filter is equality or IN with constants, so the SOQL translator fences such a condition
 into a subquery of its own (:mod:`emulator.soql.seek`), and asks :func:`indexed_columns`
 which columns have one.
 """
@@ -34,8 +36,8 @@ if TYPE_CHECKING:
 INDEX_MIN_ROWS = 20_000
 """Tables with at least this many rows are indexed."""
 
-LAYOUT = 3
-"""What an org file built by this code holds beyond its tables: 3 = large tables carry these
+LAYOUT = 4
+"""What an org file built by this code holds beyond its tables: 4 = large tables carry these
 indexes, and the search index's large token tables one on ``token``. Caches of built org files
 (the default org, the benchmark's scaled org) key on it, so a file built before is rebuilt."""
 
@@ -43,13 +45,43 @@ INDEX_PREFIX = "_sf_idx_"
 _CACHE_KEY = "store.indexed"
 
 
-def index_columns(obj: SObject) -> list[str]:
-    """The columns of ``obj`` Salesforce indexes that a plain index can serve: Id and reference fields."""
-    return [f.name for f in obj.stored_fields if f.type in ("id", "reference")]
+TEXT_LOOKUP_TYPES = ("string", "email", "phone", "url")
 
 
-def index_name(table: str, column: str) -> str:
-    return f"{INDEX_PREFIX}{table}_{column}"
+def index_keys(obj: SObject) -> list[str]:
+    """What to index on ``obj``: the Id and reference columns as they are, and ``lower(<column>)``
+    for Name and the other text fields a record is looked up by (external ids, idLookup and
+    unique fields), which SOQL compares ignoring case."""
+    keys = [f.name for f in obj.stored_fields if f.type in ("id", "reference")]
+    keys += [
+        lowered(f.name)
+        for f in obj.stored_fields
+        if f.type in TEXT_LOOKUP_TYPES and (f.name == "Name" or f.idLookup or f.externalId or f.unique)
+    ]
+    return keys
+
+
+def lowered(column: str) -> str:
+    """The key of an index on ``lower(column)``."""
+    return f"lower({column})"
+
+
+def _key_sql(key: str) -> str:
+    if key.startswith("lower(") and key.endswith(")"):
+        return f"lower({quote(key[6:-1])})"
+    return quote(key)
+
+
+def _key_of(expressions: object) -> str:
+    """The key an index's ``duckdb_indexes().expressions`` text stands for (``[Id]``, ``['(lower("Name"))']``)."""
+    text = str(expressions).strip("[]").strip("'").strip("()")
+    if text.startswith("lower("):
+        return lowered(text[6:].strip(")").strip('"'))
+    return text.strip('"')
+
+
+def index_name(table: str, key: str) -> str:
+    return f"{INDEX_PREFIX}{table}_{key.replace('(', '_').replace(')', '')}"
 
 
 def create_indexes(org: Org, table: str, rows: int | None = None) -> bool:
@@ -64,10 +96,10 @@ def create_indexes(org: Org, table: str, rows: int | None = None) -> bool:
         rows = org.con.execute(f"SELECT count(*) FROM {quote(org.catalog)}.main.{quote(table)}").fetchone()[0]
     if rows < INDEX_MIN_ROWS:
         return False
-    for column in index_columns(obj):
+    for key in index_keys(obj):
         org.con.execute(
-            f"CREATE INDEX IF NOT EXISTS {quote(index_name(table, column))} "
-            f"ON {quote(org.catalog)}.main.{quote(table)} ({quote(column)})"
+            f"CREATE INDEX IF NOT EXISTS {quote(index_name(table, key))} "
+            f"ON {quote(org.catalog)}.main.{quote(table)} ({_key_sql(key)})"
         )
     org.index_generation += 1
     return True
@@ -81,9 +113,9 @@ def copy_indexes(org: Org, table: str, source_catalog: str) -> None:
         [source_catalog, table],
     ).fetchall()
     for name, expressions in rows:
-        column = str(expressions).strip("[]").strip('"')
         org.con.execute(
-            f"CREATE INDEX IF NOT EXISTS {quote(name)} ON {quote(org.catalog)}.main.{quote(table)} ({quote(column)})"
+            f"CREATE INDEX IF NOT EXISTS {quote(name)} "
+            f"ON {quote(org.catalog)}.main.{quote(table)} ({_key_sql(_key_of(expressions))})"
         )
     if rows:
         org.index_generation += 1
@@ -99,7 +131,8 @@ def ensure_indexes(org: Org) -> None:
 
 
 def indexed_columns(org: Org) -> frozenset[tuple[str, str]]:
-    """``(table, column)`` for each single-column index on the tables ``org`` reads (its own or a parent's)."""
+    """``(table, key)`` for each index on the tables ``org`` reads (its own or a parent's); a key is a
+    column name, or ``lower(<column>)`` (:func:`lowered`)."""
     key = (org.layout_version, org.index_generation)
     cached = org.cache.get(_CACHE_KEY)
     if cached is not None and cached[0] == key:
@@ -113,7 +146,7 @@ def indexed_columns(org: Org) -> frozenset[tuple[str, str]]:
     found = set()
     for database, table, expressions in rows:
         if database == catalogs.get(table, org.catalog):
-            found.add((table, str(expressions).strip("[]").strip('"')))
+            found.add((table, _key_of(expressions)))
     value = frozenset(found)
     org.cache[_CACHE_KEY] = (key, value)
     return value
