@@ -49,6 +49,7 @@ def workload(org) -> list[tuple[str, str, str, bool]]:
          f"SELECT Subject, TextBody, FromAddress, ToAddress, MessageDate FROM EmailMessage WHERE ParentId = '{email_case}'", True),
         ("a case with its parents", "soql",
          f"SELECT Subject, Account.Name, Contact.Name, Owner.Name FROM Case WHERE Id = '{case_id}'", True),
+        ("a contact by email address", "soql", f"SELECT Id, Name, Phone FROM Contact WHERE Email = '{email}'", True),
         ("SOSL: a contact by email address", "sosl",
          f"FIND {{{email}}} IN EMAIL FIELDS RETURNING Contact(Id, Name, Email)", True),
         ("SOSL: a case by its number", "sosl", f"FIND {{{case_number}}} RETURNING Case(Id, Subject)", True),
