@@ -161,6 +161,11 @@ class _Binder:
                     bound, FieldItem(resolved, key, resolved.names if alias is None else (), node), node
                 )
                 continue
+            if not bound.aggregate and spec.record_value:
+                key = alias if alias is not None else f"expr{expr_index}"
+                expr_index += alias is None
+                self.add_field(bound, ExprItem(node, key, None), item.args.get("alias") or node)
+                continue
             if not bound.aggregate:
                 raise malformed(f"Field must be grouped or aggregated: {_describe(node)}", offset_of(node))
             if not _contains_aggregate(node) and _group_key(node) not in grouped:
@@ -185,9 +190,9 @@ class _Binder:
                 raise malformed(f"Field must be grouped or aggregated: {f.name}", offset_of(node))
             self.add_field(bound, FieldItem(resolved, f.name, ()), None)
 
-    def add_field(self, bound: BoundQuery, item: FieldItem, node: exp.Expression | None) -> None:
+    def add_field(self, bound: BoundQuery, item: FieldItem | ExprItem, node: exp.Expression | None) -> None:
         """Add a field to the record; naming one twice is refused (fields FIELDS() already added are skipped)."""
-        key = (tuple(n.lower() for n in item.names), item.key.lower())
+        key = (tuple(n.lower() for n in getattr(item, "names", ())), item.key.lower())
         seen = bound.tree.meta.setdefault("_selected", set())
         if key in seen:
             if node is None:

@@ -386,6 +386,9 @@ class _Translator:
                 root.append((key, no_value))
             elif isinstance(item, TypeOfItem):
                 root.append(self.typeof_entry(item, columns))
+            elif isinstance(item, ExprItem):  # a value of its own: DISTANCE(...) dist
+                typed = self.operand(item.node)
+                root.append((item.key, columns.add(wire_value(typed.sql, typed.type))))
         self.tree = root
         return _finish(root, self.url_prefix)
 
