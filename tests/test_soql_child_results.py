@@ -43,6 +43,52 @@ def last_names(records: list[dict]) -> list[str]:
     return [r["LastName"] for r in records]
 
 
+def test_a_long_child_list_comes_back_in_part_with_a_locator_for_the_rest(sf):
+    """Decision where the docs are silent: the first part holds 499 children (500 rows with the parent's)."""
+    body = sf.query(ACCOUNTS_AND_CONTACTS)
+    assert body["totalSize"] == 2 and body["done"] is True
+    big, small = body["records"]
+    contacts = big["Contacts"]
+    assert list(contacts) == ["totalSize", "done", "nextRecordsUrl", "records"]
+    assert contacts["totalSize"] == 1200 and contacts["done"] is False
+    assert contacts["nextRecordsUrl"].startswith("/services/data/v62.0/query/01g")
+    assert contacts["nextRecordsUrl"].endswith("-499")
+    assert last_names(contacts["records"]) == [f"C{i:04d}" for i in range(499)]
+    assert list(small["Contacts"]) == ["totalSize", "done", "records"] and small["Contacts"]["done"] is True
+    assert last_names(small["Contacts"]["records"]) == ["Solo"]
+
+
+def test_query_more_on_the_child_locator_returns_the_remaining_children(sf):
+    contacts = sf.query(ACCOUNTS_AND_CONTACTS)["records"][0]["Contacts"]
+    rest = sf.query_more(contacts["nextRecordsUrl"], identifier_is_url=True)
+    assert rest["totalSize"] == 1200 and rest["done"] is True and "nextRecordsUrl" not in rest
+    assert rest["records"][0]["attributes"]["type"] == "Contact"
+    assert last_names(contacts["records"] + rest["records"]) == [f"C{i:04d}" for i in range(1200)]
+
+
+def test_a_batch_of_200_cuts_the_child_list_at_199_and_pages_its_rest_by_200(sf):
+    body = sf.query(ACCOUNTS_AND_CONTACTS, headers=BATCH_200)
+    # The parent and its first 199 children fill the batch: 'Small' waits for the next one.
+    assert [r["Name"] for r in body["records"]] == ["Big"] and body["done"] is False
+    contacts = body["records"][0]["Contacts"]
+    assert len(contacts["records"]) == 199 and contacts["nextRecordsUrl"].endswith("-199")
+    names, url = last_names(contacts["records"]), contacts["nextRecordsUrl"]
+    while url is not None:
+        page = sf.query_more(url, identifier_is_url=True, headers=BATCH_200)
+        assert len(page["records"]) <= 200
+        names += last_names(page["records"])
+        url = page.get("nextRecordsUrl")
+    assert names == [f"C{i:04d}" for i in range(1200)]
+    rest = sf.query_more(body["nextRecordsUrl"], identifier_is_url=True, headers=BATCH_200)
+    assert [r["Name"] for r in rest["records"]] == ["Small"] and rest["done"] is True
+
+
+def test_a_child_list_that_fits_the_part_is_whole(sf):
+    body = sf.query("SELECT Name, (SELECT LastName FROM Contacts LIMIT 499) FROM Account WHERE Name = 'Big'")
+    contacts = body["records"][0]["Contacts"]
+    assert contacts["done"] is True and len(contacts["records"]) == 499 and "nextRecordsUrl" not in contacts
+
+
 @pytest.mark.parametrize(
     "subquery, token",
     [

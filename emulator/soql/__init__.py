@@ -20,12 +20,14 @@ from emulator.error_boundary import statement_errors
 from emulator.errors import SalesforceError
 from emulator.soql.errors import SoqlError, to_salesforce_error
 from emulator.soql.execute import (
+    MAX_BATCH,
     batch_size_of,
     fetch_records,
     first_batch,
     first_batch_json,
     next_batch,
     next_batch_json,
+    open_locators,
     shape_records,
 )
 from emulator.soql.plans import plan_for
@@ -112,7 +114,10 @@ def select_records(
         if restrict_ids is not None and not order_by_text:
             rank = {record_id: i for i, record_id in enumerate(restrict_ids)}
             rows.sort(key=lambda row: rank.get(row[0], len(rank)))
-        return shape_records(org, plan, rows, as_json)
+        records = shape_records(org, plan, rows, as_json)
+        if plan.children:
+            open_locators(org, records, MAX_BATCH, api_version)
+        return records
 
 
 def _without_caret(exc: SoqlError) -> SalesforceError:
