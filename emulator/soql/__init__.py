@@ -86,11 +86,12 @@ def select_records(
     offset: int | None = None,
     restrict_ids: list[str] | None = None,
     api_version: str = "62.0",
+    with_text: str | None = None,
 ) -> list[dict]:
     """Records of one object as a SOQL query would return them: SOSL's ``RETURNING Obj(fields WHERE ...)``.
 
-    Runs ``SELECT <field_list_text> FROM <object_name> [WHERE <where_text>] [ORDER BY <order_by_text>]
-    [LIMIT limit] [OFFSET offset]`` through the SOQL engine (same parser, binder, semantics and
+    Runs ``SELECT <field_list_text> FROM <object_name> [WHERE <where_text>] [WITH <with_text>]
+    [ORDER BY <order_by_text>] [LIMIT limit] [OFFSET offset]`` through the SOQL engine (same parser, binder, semantics and
     record shape). ``restrict_ids`` keeps only those records; without ORDER BY they come back
     in the order of ``restrict_ids`` (a search's relevance order). Errors are SalesforceError
     without the caret prefix (the text is not the caller's). Every matching record is returned
@@ -99,6 +100,8 @@ def select_records(
     text = f"SELECT {field_list_text} FROM {object_name}"
     if where_text:
         text += f" WHERE ({where_text})"
+    if with_text:
+        text += f" WITH {with_text}"
     if order_by_text:
         text += f" ORDER BY {order_by_text}"
     if limit is not None:
