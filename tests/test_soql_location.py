@@ -1,16 +1,19 @@
-"""Location-based SOQL: DISTANCE(address, GEOLOCATION(lat, lon), 'mi' | 'km') in WHERE and ORDER BY.
+"""Location-based SOQL: DISTANCE(address, GEOLOCATION(lat, lon), 'mi' | 'km') in WHERE, ORDER BY and SELECT.
 
 Source: SOQL and SOSL Reference, "Location-Based SOQL Queries"
 (https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/sforce_api_calls_soql_geolocate.htm):
 ``WHERE DISTANCE(Location__c, GEOLOCATION(37.775,-122.418), 'mi') < 20``, ``ORDER BY DISTANCE(...)``;
 the location field comes first; only ``<`` and ``>`` compare a distance; a standard address is a
-location once geocoded (its latitude and longitude).
+location once geocoded (its latitude and longitude); DISTANCE may also be selected.
 """
 
 from __future__ import annotations
 
 import pytest
+from simple_salesforce.exceptions import SalesforceMalformedRequest
 
+from crmarena_sf import connect
+from crmarena_sf.connect import emulated_org
 from emulator import soql
 from emulator.errors import SalesforceError
 
@@ -90,3 +93,69 @@ def test_what_location_queries_do_not_allow_is_refused(org, where, token):
 def test_distance_is_not_grouped(org):
     text = f"SELECT COUNT(Id) FROM Account GROUP BY DISTANCE(BillingAddress, {SAN_FRANCISCO}, 'mi')"
     assert error_message(org, text) == ("MALFORMED_QUERY", "unexpected token: '('")
+
+
+# ---------------------------------------------------------------------------- DISTANCE in SELECT
+@pytest.fixture(scope="module")
+def sf():
+    """simple-salesforce on a blank org with the three stores and one account without coordinates."""
+    client = connect("blank")
+    org = emulated_org(client)
+    org.insert_many(
+        "Account",
+        [{"Name": "SF Store", "BillingLatitude": 37.7793, "BillingLongitude": -122.4193},
+         {"Name": "Oakland Store", "BillingLatitude": 37.8044, "BillingLongitude": -122.2712},
+         {"Name": "LA Store", "BillingLatitude": 34.0522, "BillingLongitude": -118.2437},
+         {"Name": "Nowhere"}],
+    )  # fmt: skip
+    return client
+
+
+def test_distance_in_select_is_a_number_keyed_expr0_when_unaliased(sf):
+    """Location-Based SOQL Queries (sforce_api_calls_soql_geolocate.htm): DISTANCE may be selected.
+
+    Decision (the page shows no such answer): an unaliased distance is keyed ``expr0``, ``expr1``
+    ... in SELECT order, as every unaliased expression of a result is; the value is the full
+    double (no rounding); a record without coordinates answers null.
+    """
+    body = sf.query(
+        f"SELECT Name, DISTANCE(BillingAddress, {SAN_FRANCISCO}, 'mi') FROM Account "
+        f"ORDER BY DISTANCE(BillingAddress, {SAN_FRANCISCO}, 'mi') NULLS LAST"
+    )
+    rows = [(r["Name"], r["expr0"]) for r in body["records"]]
+    assert [name for name, _ in rows] == ["SF Store", "Oakland Store", "LA Store", "Nowhere"]
+    assert list(body["records"][0]) == ["attributes", "Name", "expr0"]
+    assert 0.2 < rows[0][1] < 0.4 and 8.0 < rows[1][1] < 9.0 and 345 < rows[2][1] < 350
+    assert isinstance(rows[0][1], float) and rows[0][1] != round(rows[0][1], 6)
+    assert rows[3][1] is None
+
+
+def test_distance_in_select_takes_an_alias_and_counts_unaliased_ones_in_order(sf):
+    """An alias names the distance, as Apex writes ``DISTANCE(...) dist`` in an ordinary query
+    (https://github.com/aheber/tree-sitter-sfapex/issues/52); unaliased ones still count expr0, expr1."""
+    body = sf.query(
+        f"SELECT DISTANCE(BillingAddress, {SAN_FRANCISCO}, 'km') km, Name, "
+        "DISTANCE(BillingAddress, GEOLOCATION(34.0522,-118.2437), 'mi'), "
+        f"DISTANCE(BillingAddress, {SAN_FRANCISCO}, 'mi') FROM Account WHERE Name = 'LA Store'"
+    )
+    [record] = body["records"]
+    assert list(record) == ["attributes", "km", "Name", "expr0", "expr1"]
+    assert record["expr0"] == 0.0
+    assert record["km"] == pytest.approx(record["expr1"] * 1.609344, rel=1e-4)
+
+
+def test_distance_in_select_is_refused_where_salesforce_refuses_it(sf):
+    """Not grouped: an aggregate query cannot select it; an alias may not repeat a field's name."""
+    refusals = [
+        (f"SELECT COUNT(Id), DISTANCE(BillingAddress, {SAN_FRANCISCO}, 'mi') FROM Account",
+         "Field must be grouped or aggregated: BillingAddress"),
+        (f"SELECT Name, DISTANCE(BillingAddress, {SAN_FRANCISCO}, 'mi') Name FROM Account",
+         "duplicate field selected: Name"),
+        (f"SELECT DISTANCE(Name, {SAN_FRANCISCO}, 'mi') FROM Account", "unexpected token: 'Name'"),
+    ]  # fmt: skip
+    for text, message in refusals:
+        with pytest.raises(SalesforceMalformedRequest) as info:
+            sf.query(text)
+        [error] = info.value.content
+        assert error["errorCode"] == "MALFORMED_QUERY"
+        assert error["message"].splitlines()[-1] == message

@@ -340,6 +340,25 @@ def test_group_by_text_that_differs_only_in_case_is_one_group(built):
     fork.close()
 
 
+@pytest.mark.parametrize("rollup", [False, True])
+def test_a_group_of_spellings_shows_the_same_one_whatever_order_they_were_written_in(built, rollup):
+    """Decision (the reference does not say which spelling a case-insensitive group shows): the least
+    in code-point order, upper case first, so the answer never depends on the order rows were written."""
+    org, _ = built
+    spellings = ["zeta labs", "Zeta Labs", "ZETA LABS", "zeta Labs"]
+    group_by = "ROLLUP(Name)" if rollup else "Name"
+    text = f"SELECT Name, COUNT(Id) n FROM Account WHERE Name LIKE 'zeta%' GROUP BY {group_by}"
+    shown = []
+    for order in (spellings, spellings[::-1], spellings[1:] + spellings[:1]):
+        fork = org.fork()
+        for name in order:
+            fork.insert("Account", {"Name": name})
+        shown.append([(r["Name"], r["n"]) for r in soql.query(fork, text)["records"]])
+        fork.close()
+    expected = [("ZETA LABS", 4), (None, 4)] if rollup else [("ZETA LABS", 4)]
+    assert shown == [expected] * 3
+
+
 # ---------------------------------------------------------------------------- polymorphic paths
 def test_a_polymorphic_path_continues_through_the_name_entitys_relationships(built):
     """Understanding Polymorphic Keys and Relationships; Object Reference, "Name" (ProfileId, UserRoleId):

@@ -20,12 +20,14 @@ from emulator.error_boundary import statement_errors
 from emulator.errors import SalesforceError
 from emulator.soql.errors import SoqlError, to_salesforce_error
 from emulator.soql.execute import (
+    MAX_BATCH,
     batch_size_of,
     fetch_records,
     first_batch,
     first_batch_json,
     next_batch,
     next_batch_json,
+    open_locators,
     shape_records,
 )
 from emulator.soql.plans import plan_for
@@ -84,11 +86,12 @@ def select_records(
     offset: int | None = None,
     restrict_ids: list[str] | None = None,
     api_version: str = "62.0",
+    with_text: str | None = None,
 ) -> list[dict]:
     """Records of one object as a SOQL query would return them: SOSL's ``RETURNING Obj(fields WHERE ...)``.
 
-    Runs ``SELECT <field_list_text> FROM <object_name> [WHERE <where_text>] [ORDER BY <order_by_text>]
-    [LIMIT limit] [OFFSET offset]`` through the SOQL engine (same parser, binder, semantics and
+    Runs ``SELECT <field_list_text> FROM <object_name> [WHERE <where_text>] [WITH <with_text>]
+    [ORDER BY <order_by_text>] [LIMIT limit] [OFFSET offset]`` through the SOQL engine (same parser, binder, semantics and
     record shape). ``restrict_ids`` keeps only those records; without ORDER BY they come back
     in the order of ``restrict_ids`` (a search's relevance order). Errors are SalesforceError
     without the caret prefix (the text is not the caller's). Every matching record is returned
@@ -97,6 +100,8 @@ def select_records(
     text = f"SELECT {field_list_text} FROM {object_name}"
     if where_text:
         text += f" WHERE ({where_text})"
+    if with_text:
+        text += f" WITH {with_text}"
     if order_by_text:
         text += f" ORDER BY {order_by_text}"
     if limit is not None:
@@ -112,7 +117,10 @@ def select_records(
         if restrict_ids is not None and not order_by_text:
             rank = {record_id: i for i, record_id in enumerate(restrict_ids)}
             rows.sort(key=lambda row: rank.get(row[0], len(rank)))
-        return shape_records(org, plan, rows, as_json)
+        records = shape_records(org, plan, rows, as_json)
+        if plan.children:
+            open_locators(org, records, MAX_BATCH, api_version)
+        return records
 
 
 def _without_caret(exc: SoqlError) -> SalesforceError:

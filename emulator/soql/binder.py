@@ -6,7 +6,9 @@ nested how, named ``expr0``... for unaliased aggregates); and refuses what Sales
 refuses, with its words: unknown objects and fields, aliases outside aggregate queries
 (``only aggregate expressions use field aliasing``), fields neither grouped nor aggregated
 (``Field must be grouped or aggregated: Name``), ungroupable, unfilterable or unsortable
-fields, OFFSET beyond 2000, FIELDS() without a small LIMIT. The result is a
+fields, OFFSET beyond 2000, FIELDS() without a small LIMIT, an aggregate or GROUP BY in a child
+subquery (``only root queries support aggregate expressions``, the SOQL and SOSL Reference's
+words, https://resources.docs.salesforce.com/sfdc/pdf/salesforce_soql_sosl.pdf). The result is a
 :class:`BoundQuery`; field paths in its conditions carry ``meta["resolved"]``.
 """
 
@@ -87,6 +89,8 @@ class _Binder:
             _contains_aggregate(item) for item in select
         )
         bound.count_only = len(select) == 1 and _is_count_star(select[0])
+        if parent is not None and (bound.aggregate or bound.count_only):
+            raise malformed("only root queries support aggregate expressions", _aggregate_offset(tree))
         if bound.count_only:
             bound.aggregate = False
         if tree.args.get("where") is not None:
@@ -161,6 +165,11 @@ class _Binder:
                     bound, FieldItem(resolved, key, resolved.names if alias is None else (), node), node
                 )
                 continue
+            if not bound.aggregate and spec.record_value:
+                key = alias if alias is not None else f"expr{expr_index}"
+                expr_index += alias is None
+                self.add_field(bound, ExprItem(node, key, None), item.args.get("alias") or node)
+                continue
             if not bound.aggregate:
                 raise malformed(f"Field must be grouped or aggregated: {_describe(node)}", offset_of(node))
             if not _contains_aggregate(node) and _group_key(node) not in grouped:
@@ -185,9 +194,9 @@ class _Binder:
                 raise malformed(f"Field must be grouped or aggregated: {f.name}", offset_of(node))
             self.add_field(bound, FieldItem(resolved, f.name, ()), None)
 
-    def add_field(self, bound: BoundQuery, item: FieldItem, node: exp.Expression | None) -> None:
+    def add_field(self, bound: BoundQuery, item: FieldItem | ExprItem, node: exp.Expression | None) -> None:
         """Add a field to the record; naming one twice is refused (fields FIELDS() already added are skipped)."""
-        key = (tuple(n.lower() for n in item.names), item.key.lower())
+        key = (tuple(n.lower() for n in getattr(item, "names", ())), item.key.lower())
         seen = bound.tree.meta.setdefault("_selected", set())
         if key in seen:
             if node is None:
@@ -415,6 +424,15 @@ def _usable_in(f: Field, clause: str, path: FieldPath) -> None:
         raise malformed(f"field '{f.name}' can not be sorted in a query call", offset_of(path))
     if clause == GROUP_BY:
         raise malformed(f"field '{f.name}' can not be grouped in a query call", offset_of(path))
+
+
+def _aggregate_offset(tree: exp.Select) -> int | None:
+    """Where a child subquery first aggregates: its first aggregate call, else its GROUP BY."""
+    for item in tree.expressions:
+        if _contains_aggregate(item) or _is_count_star(item):
+            calls = (n for n in item.walk() if function_of(n) is not None and function_of(n).aggregate)
+            return offset_of(next(calls, item))
+    return tree.args["group"].meta.get("offset")
 
 
 def _is_count_star(node: exp.Expression) -> bool:

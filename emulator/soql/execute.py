@@ -10,6 +10,17 @@ support queryMore()``). ``SELECT COUNT()`` answers the count in totalSize and no
 A query's rows are fetched once (totalSize needs them all) and kept as tuples with the
 locator; only the batch being returned is shaped, and child subqueries run for that
 batch's parents only.
+
+A parent's child list longer than one part comes back as ``{totalSize: n, done: false,
+nextRecordsUrl: "/services/data/vXX.X/query/<locator>-<k>", records: [first k]}`` and the rest
+is read through that URL like any query locator ("Understanding Query Results",
+sforce_api_calls_soql_relationships_query_results.htm: subquery results, like query results,
+may need queryMore()). Salesforce does not document the size of that first part; public
+answers show 499 child records with the rest behind ``<locator>-499``
+(https://github.com/simple-salesforce/simple-salesforce/issues/311,
+https://github.com/jsforce/jsforce/issues/577) and 199 where the batch was capped at 200
+(https://github.com/jsforce/jsforce/pull/1752). The model: a part holds the SOAP API's
+default batch of 500 rows, or the smaller batch size asked for, less the parent's own row.
 """
 
 from __future__ import annotations
@@ -35,6 +46,8 @@ if TYPE_CHECKING:
 MAX_BATCH = 2000
 MIN_BATCH = 200
 MAX_AGGREGATE_ROWS = 2000
+CHILD_PART = 500
+"""Rows of a child list's part, its parent's row included (see the module docstring)."""
 LOCATORS_KEY = "soql.locators"
 MAX_LOCATORS = 256
 """Open query locators kept per org; the oldest is forgotten first."""
@@ -53,6 +66,8 @@ class Cursor:
     api_version: str
     json_rows: bool = False
     """The rows are ``(Id, record JSON)`` pairs DuckDB wrote."""
+    shaped: bool = False
+    """The rows are records already shaped (the rest of a parent's child list)."""
 
 
 def batch_size_of(requested: int | None) -> int:
@@ -140,12 +155,15 @@ def page_parts(org: Org, cursor: Cursor, position: int, locator: str | None) -> 
     end = min(len(rows), position + cursor.batch_size)
     if cursor.json_rows:
         records: list = [row[1] for row in rows[position:end]]
+    elif cursor.shaped:
+        records = rows[position:end]
     else:
-        records = shape_records(org, plan, rows[position:end])
+        records = shape_records(org, plan, rows[position:end], False, cursor.batch_size)
     if plan.children:
         kept = rows_within(records, cursor.batch_size)
         records = records[:kept]
         end = position + kept
+        open_locators(org, records, cursor.batch_size, cursor.api_version)
     head: dict = {"totalSize": len(rows), "done": end >= len(rows)}
     if end < len(rows):
         if locator is None:
@@ -171,11 +189,14 @@ def _as_json(head: dict, records: list) -> bytes:
     return f'{start},"records":[{items}]}}'.encode()
 
 
-def shape_records(org: Org, plan: Plan, rows: list[tuple], json_rows: bool = False) -> list[dict]:
+def shape_records(
+    org: Org, plan: Plan, rows: list[tuple], json_rows: bool = False, batch_size: int = MAX_BATCH
+) -> list[dict]:
     """REST records for ``rows``, with their child subqueries run for these parents.
 
     Each level of child subqueries is one query for all the records of the level above, however
-    deep they nest.
+    deep they nest. A child list longer than a part is cut (:func:`child_part`); call
+    :func:`open_locators` on the records sent.
     """
     if json_rows:
         return json.loads("[" + ",".join(row[1] for row in rows) + "]")
@@ -185,14 +206,49 @@ def shape_records(org: Org, plan: Plan, rows: list[tuple], json_rows: bool = Fal
         parent_ids = [row[0] for row in rows]
         for child in plan.children:
             child_rows = fetch(org, child.plan, [parent_ids])
-            child_records = shape_records(org, child.plan, child_rows)
+            child_records = shape_records(org, child.plan, child_rows, False, batch_size)
             by_parent: dict[str, list[dict]] = {}
             key = child.plan.parent_key_index
             for row, child_record in zip(child_rows, child_records):
                 by_parent.setdefault(row[key], []).append(child_record)
             for parent_id, record in zip(parent_ids, records):
-                record[child.key] = child_result(by_parent.get(parent_id))
+                record[child.key] = child_part(child.plan, by_parent.get(parent_id), batch_size)
     return records
+
+
+class ChildPart(dict):
+    """A child list's first part, ``{totalSize, done: false, nextRecordsUrl, records}``.
+
+    Its locator is opened only once the part is sent (:func:`open_locators`): a batch shapes
+    more parents than it keeps, and a locator per dropped parent would push out the kept ones'.
+    """
+
+    __slots__ = ("plan", "rest")
+
+
+def child_part(plan: Plan, records: list[dict] | None, batch_size: int) -> dict | None:
+    """A parent's child list: whole when it fits one part, else its first part (and the rest kept)."""
+    part = min(CHILD_PART, batch_size) - 1
+    if records is None or len(records) <= part:
+        return child_result(records)
+    value = ChildPart(totalSize=len(records), done=False, nextRecordsUrl=None, records=records[:part])
+    value.plan, value.rest = plan, records
+    return value
+
+
+def open_locators(org: Org, records: list[dict], batch_size: int, api_version: str) -> None:
+    """Give every child list part among ``records`` (at any depth) the locator of its rest."""
+    for record in records:
+        for value in record.values():
+            if not (isinstance(value, dict) and "totalSize" in value and "records" in value):
+                continue
+            if isinstance(value, ChildPart) and value["nextRecordsUrl"] is None:
+                cursor = Cursor(value.plan, value.rest, batch_size, api_version, shaped=True)
+                position = len(value["records"])
+                value["nextRecordsUrl"] = (
+                    f"/services/data/v{api_version}/query/{remember(org, cursor)}-{position}"
+                )
+            open_locators(org, value["records"], batch_size, api_version)
 
 
 def rows_within(records: list[dict], budget: int) -> int:

@@ -3,8 +3,10 @@
 SOQL and SOSL Reference (https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/):
 
 - :func:`ignoring_case` -- SOQL compares text ignoring case ("Comparison Operators"), and
-  groups it the same way: values that differ only in case are one group, shown with one of
-  its values (which one is not defined; DuckDB keeps the first it meets);
+  groups it the same way: values that differ only in case are one group;
+- :func:`shown_spelling` -- which of a group's spellings its row shows. The reference does not
+  say; the emulator shows the least in code-point order (``ACME`` before ``Acme`` before
+  ``acme``), so the answer never depends on the order the rows were written or read in;
 - :func:`subtotal_order` -- "GROUP BY ROLLUP" and "GROUP BY CUBE" list each group's rows, then
   the subtotal that follows them, and the grand total last (the examples of
   sforce_api_calls_soql_select_groupby_rollup.htm and ..._groupby_cube.htm), unless the query
@@ -26,6 +28,21 @@ def ignoring_case(value: Typed) -> Typed:
     if value.type not in TEXT_TYPES or isinstance(value.sql, exp.Collate):
         return value
     return Typed(exp.Collate(this=value.sql, expression=exp.Var(this="NOCASE")), value.type, value.field)
+
+
+def shown_spelling(value: Typed, subtotals: bool) -> exp.Expression:
+    """The selected value of a group key: for text grouped ignoring case, its least spelling.
+
+    ``min(col)`` compares code points, unlike the group's ``col COLLATE NOCASE``. With ROLLUP or
+    CUBE (``subtotals``), a subtotal row keeps its null key: ``CASE WHEN GROUPING(key) = 0 ...``.
+    """
+    if not isinstance(value.sql, exp.Collate):
+        return value.sql
+    spelling = exp.Min(this=value.sql.this.copy())
+    if not subtotals:
+        return spelling
+    grouped = exp.EQ(this=call("GROUPING", value.sql.copy()), expression=exp.Literal.number(0))
+    return exp.Case(ifs=[exp.If(this=grouped, true=spelling)])
 
 
 def subtotal_order(groups: list[Typed]) -> list[exp.Ordered]:

@@ -11,8 +11,8 @@ Besides the Salesforce semantics done by those modules, this one reproduces:
 - ORDER BY ignores case, sorts picklists in their defined order, and puts nulls first
   ascending and last descending unless told otherwise;
 - a child subquery's LIMIT and OFFSET apply per parent record;
-- an aggregate query groups text ignoring case and lists ROLLUP/CUBE subtotals after their
-  groups, the grand total last (:mod:`emulator.soql.grouping`);
+- an aggregate query groups text ignoring case, shows each group's least spelling, and lists
+  ROLLUP/CUBE subtotals after their groups, the grand total last (:mod:`emulator.soql.grouping`);
 - WITH DATA CATEGORY keeps the articles classified as asked (:mod:`emulator.soql.data_categories`).
 """
 
@@ -28,7 +28,7 @@ from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, Type
 from emulator.soql.data_categories import category_predicate
 from emulator.soql.errors import malformed
 from emulator.soql.functions import TEXT_TYPES, CompileContext, Typed, function_of, translate_function
-from emulator.soql.grouping import ignoring_case, subtotal_order
+from emulator.soql.grouping import ignoring_case, shown_spelling, subtotal_order
 from emulator.soql.json_records import record_json, record_struct
 from emulator.soql.limits import MAX_RELATIONSHIP_LEVELS, MAX_RELATIONSHIP_LEVELS_BEFORE_58
 from emulator.soql.nodes import FieldPath, offset_of
@@ -311,7 +311,8 @@ class _Translator:
             if spec is not None and spec.convert is not None:
                 entries.append((item.key, converted(columns.add(typed.sql), spec.convert(typed, self.ctx))))
                 continue
-            index = columns.add(wire_value(typed.sql, typed.type))
+            shown = shown_spelling(typed, bound.group_kind is not None)
+            index = columns.add(wire_value(shown, typed.type))
             entries.append((item.key, converted(index, converter(typed.type))))
         select = self.base(bound, columns.expressions)
         typed_groups = [self.operand(g) for g in bound.group]
@@ -422,6 +423,9 @@ class _Translator:
                 root.append((key, no_value))
             elif isinstance(item, TypeOfItem):
                 root.append(self.typeof_entry(item, columns))
+            elif isinstance(item, ExprItem):  # a value of its own: DISTANCE(...) dist
+                typed = self.operand(item.node)
+                root.append((item.key, columns.add(wire_value(typed.sql, typed.type))))
         self.tree = root
         return _finish(root, self.url_prefix)
 

@@ -10,6 +10,8 @@ SOQL and SOSL Reference, sforce_api_calls_sosl_returning.htm, _limit.htm, _offse
 - LIMIT n per object; OFFSET n (at most 2,000) per object; an overall LIMIT (at most
   2,000, the default) is "evenly distributed among the objects returned": with LIMIT 20,
   19 matching accounts and 35 contacts give 10 of each.
+- WITH DATA CATEGORY keeps the articles classified as asked, through the same SOQL
+  (:mod:`emulator.sosl.data_category`), before the limits apply.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from emulator import soql
 from emulator.soql.errors import no_such_column, unsupported_type
+from emulator.sosl.data_category import check_data_category, soql_text
 from emulator.sosl.errors import SoslSyntaxError, not_searchable
 from emulator.sosl.fields import default_scope
 from emulator.sosl.index import IndexState
@@ -42,6 +45,8 @@ class _Target:
 def targets(org: Org, statement: Statement) -> list[_Target]:
     """The objects searched, checked against the schema (RETURNING's, or every default-searchable one)."""
     if not statement.returning:
+        if statement.data_category is not None:
+            check_data_category(statement.data_category, [], org.schema, returning=False)
         return [_Target(obj, Returning(obj.name, 0)) for obj in default_scope(org.schema)]
     out = []
     for spec in statement.returning:
@@ -52,6 +57,8 @@ def targets(org: Org, statement: Statement) -> list[_Target]:
             raise not_searchable(obj.name, spec.offset)
         _check_plain_fields(obj, spec)
         out.append(_Target(obj, spec))
+    if statement.data_category is not None:
+        check_data_category(statement.data_category, [t.obj for t in out], org.schema, bool(out))
     return out
 
 
@@ -63,13 +70,14 @@ def records(
     overall = MAX_ROWS if statement.limit is None else statement.limit
     searched = [t.obj for t in found if t.obj.name in state.objects and _needed(t.spec, overall) != 0]
     matches = match_objects(org, searched, tree, statement.group) if tree is not None and searched else {}
+    with_text = soql_text(statement.data_category) if statement.data_category is not None else None
     per_object = []
     for target in found:
         spec, obj = target.spec, target.obj
         ids = matches.get(obj.name, [])
-        if not (spec.where_text or spec.order_text):
+        if not (spec.where_text or spec.order_text or with_text):
             ids = ids[: _needed(spec, overall)]
-        rows = _rows(org, obj, spec, ids, api_version)
+        rows = _rows(org, obj, spec, ids, api_version, with_text)
         start = spec.offset_rows or 0
         stop = None if spec.limit is None else start + spec.limit
         per_object.append(rows[start:stop])
@@ -82,8 +90,11 @@ def _needed(spec: Returning, overall: int) -> int:
     return (spec.offset_rows or 0) + cap
 
 
-def _rows(org: Org, obj: SObject, spec: Returning, ids: list[str], api_version: str) -> list[dict]:
-    if spec.fields_text is None:
+def _rows(
+    org: Org, obj: SObject, spec: Returning, ids: list[str], api_version: str, with_text: str | None
+) -> list[dict]:
+    """The records of matches ``ids``, kept in relevance order; ``with_text`` is WITH DATA CATEGORY's SOQL."""
+    if spec.fields_text is None and with_text is None:
         base = f"/services/data/v{api_version}/sobjects/{obj.name}/"
         return [
             {"attributes": {"type": obj.name, "url": base + record_id}, "Id": record_id} for record_id in ids
@@ -91,11 +102,12 @@ def _rows(org: Org, obj: SObject, spec: Returning, ids: list[str], api_version: 
     return soql.select_records(
         org,
         obj.name,
-        spec.fields_text,
+        spec.fields_text or "Id",
         where_text=spec.where_text,
         order_by_text=spec.order_text,
         restrict_ids=ids,
         api_version=api_version,
+        with_text=with_text,
     )
 
 

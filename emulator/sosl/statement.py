@@ -13,8 +13,9 @@ pages of each clause)::
 
 The parser knows no schema: RETURNING's field list, WHERE and ORDER BY are kept as the
 SOQL text they are (with their offsets) for the SOQL engine; objects are checked by
-:mod:`emulator.sosl.returning`. ``WITH`` clauses are accepted and have no effect on an
-emulated org (no divisions, data categories, networks or snippets).
+:mod:`emulator.sosl.returning`. ``WITH DATA CATEGORY`` filters the articles returned
+(:mod:`emulator.sosl.data_category`); the other ``WITH`` clauses are accepted and have no
+effect on an emulated org (no divisions, networks or snippets).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from emulator.errors import SalesforceError
+from emulator.soql.nodes import WithClause
+from emulator.sosl.data_category import parse_data_category
 from emulator.sosl.errors import (
     MAX_OFFSET,
     SoslSyntaxError,
@@ -57,6 +60,7 @@ WITH_CLAUSES = (
     "SECURITY_ENFORCED",
 )
 _FIELD_LIST_END = ("WHERE", "USING", "ORDER", "LIMIT", "OFFSET")
+_WITH_END = ("WITH", "LIMIT", "UPDATE")
 
 
 @dataclass
@@ -81,6 +85,8 @@ class Statement:
     group: str = "ALL"
     returning: list[Returning] = field(default_factory=list)
     limit: int | None = None
+    data_category: WithClause | None = None
+    """WITH DATA CATEGORY's selections (:mod:`emulator.sosl.data_category`)."""
 
 
 def parse(text: str) -> Statement:
@@ -105,9 +111,20 @@ def _parse(text: str) -> Statement:
         statement.returning.append(_returning(sc))
         while sc.take_char(","):
             statement.returning.append(_returning(sc))
-    while sc.take_word("WITH"):
-        sc.expect_word(*WITH_CLAUSES)
-        sc.skip_balanced_until(("WITH", "LIMIT", "UPDATE"))
+    while sc.peek_word() == "WITH":
+        with_offset = sc.pos
+        sc.take_word("WITH")
+        token, clause_offset = sc.next_token()
+        if sc.expect_word(*WITH_CLAUSES) == "DATA":
+            if statement.data_category is not None:  # one clause: its groups are joined by AND
+                raise unexpected_token(text, token, clause_offset)
+            sc.expect_word("CATEGORY")
+            sc.skip_space()
+            start = sc.pos
+            end = sc.skip_balanced_until(_WITH_END)
+            statement.data_category = parse_data_category(text, start, end, with_offset)
+        else:
+            sc.skip_balanced_until(_WITH_END)
     if sc.take_word("LIMIT"):
         statement.limit = min(sc.integer()[0], MAX_ROWS)
     if sc.take_word("UPDATE"):

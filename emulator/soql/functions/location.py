@@ -6,10 +6,18 @@ SOQL and SOSL Reference, "Location-Based SOQL Queries"
 - ``DISTANCE(location, GEOLOCATION(latitude, longitude), 'mi' | 'km')`` is the distance between
   a location field (a geolocation field, or a standard address whose latitude and longitude a
   geocoding service filled) and a point or another location field; the field comes first;
-- it is written in WHERE, compared with ``<`` or ``>`` only (within or beyond a radius), and in
-  ORDER BY (nearest first); GEOLOCATION() is written only inside DISTANCE();
-- a record without coordinates has no distance: it matches neither ``<`` nor ``>`` and sorts
-  as a null.
+- it is written in WHERE, compared with ``<`` or ``>`` only (within or beyond a radius), in
+  ORDER BY (nearest first) and in the SELECT clause (the page's considerations), not in
+  GROUP BY; GEOLOCATION() is written only inside DISTANCE();
+- a record without coordinates has no distance: it matches neither ``<`` nor ``>``, sorts as a
+  null and answers null in SELECT.
+
+Selected, the distance is a number of the record keyed by its alias (``DISTANCE(...) dist``,
+an alias written in an ordinary records query, as Apex code does in
+https://github.com/aheber/tree-sitter-sfapex/issues/52), or, unaliased, ``expr0``, ``expr1`` ... in SELECT order, the
+names Salesforce gives every unaliased expression of a result (modelled on "Aggregate
+Functions"; the Location page shows no unaliased answer). The number is the full double,
+unrounded, as REST writes a double field.
 
 The distance is the great-circle (haversine) distance on a sphere of the Earth's mean radius,
 6,371.0088 km (3,958.7613 mi): the formula Salesforce's DISTANCE formula function documents.
@@ -29,6 +37,7 @@ from emulator.soql.functions.registry import (
     NUMBER,
     OPERAND,
     ORDER_BY,
+    SELECT,
     STRING,
     WHERE,
     Call,
@@ -135,7 +144,8 @@ register(
         "DISTANCE",
         (OPERAND, OPERAND, STRING),
         distance,
-        clauses=frozenset({WHERE, ORDER_BY}),
+        clauses=frozenset({SELECT, WHERE, ORDER_BY}),
+        record_value=True,
         compound_arguments=True,
         operators=frozenset({exp.LT, exp.GT}),
         check=_check_distance,

@@ -8,7 +8,8 @@ package each register a family). The entry says everything the engine needs:
   ``exp.Anonymous(this=<NAME>)``, whatever the function;
 - the binder reads where it may appear (:attr:`~SoqlFunction.clauses`), whether it
   aggregates, whether it keeps the field's key in a record (``toLabel(Status)`` answers
-  ``Status``) and its own argument check (:attr:`~SoqlFunction.check`);
+  ``Status``) or is a value of its own there (``DISTANCE(...)`` answers ``expr0``) and its
+  own argument check (:attr:`~SoqlFunction.check`);
 - the translator calls :attr:`~SoqlFunction.translate` for the DuckDB expression, and
   :attr:`~SoqlFunction.convert` for a value built in Python when shaping a record.
 
@@ -80,6 +81,9 @@ class SoqlFunction:
     """Aggregates rows: the query becomes an aggregate query (COUNT, SUM ..., and GROUPING, which reads the grouping)."""
     keeps_field_key: bool = False
     """In a record, ``f(Field)`` is keyed by the field's name (toLabel, FORMAT, convertCurrency)."""
+    record_value: bool = False
+    """Selected in a records (not aggregate) query, ``f(...)`` is a value of its own, keyed by its
+    alias or ``expr0``, ``expr1`` ... as unaliased aggregates are (DISTANCE)."""
     clauses: frozenset[str] = EVERY_CLAUSE
     """Where the function may be written."""
     operators: frozenset[type] | None = None
