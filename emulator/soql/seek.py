@@ -78,15 +78,38 @@ def _is_seek(condition: exp.Expression, alias: str, table: str, indexed: frozens
     )
 
 
+FENCE = "sf_fence"
+"""``meta`` key marking a fence's inner SELECT (its value: the alias it stands for)."""
+
+
 def fenced(table: exp.Table, alias: str, condition: exp.Expression) -> exp.Subquery:
-    """``(SELECT * FROM table AS alias WHERE condition OFFSET 0) AS alias``."""
+    """``(SELECT <columns> FROM table AS alias WHERE condition OFFSET 0) AS alias``.
+
+    The columns are filled in by :func:`narrow_fences` once the whole statement is built
+    (``SELECT *`` would make DuckDB bind every column of the table: twice the cost of the lookup).
+    """
     inner = (
         exp.Select(expressions=[exp.Star()])
         .from_(table, copy=False)
         .where(condition.copy(), copy=False)
         .offset(0, copy=False)
     )
+    inner.meta[FENCE] = alias
     return exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
+
+
+def narrow_fences(select: exp.Expression) -> None:
+    """Give each fence in ``select`` the columns the statement reads of its alias (in place)."""
+    fences = [node for node in select.find_all(exp.Select) if FENCE in node.meta]
+    if not fences:
+        return
+    used: dict[str, set[str]] = {}
+    for col in select.find_all(exp.Column):
+        used.setdefault(col.table, set()).add(col.name)
+    for fence in fences:
+        names = sorted(used.get(fence.meta[FENCE], ()))
+        columns = [exp.column(exp.to_identifier(name, quoted=True)) for name in names]
+        fence.set("expressions", columns or [exp.Star()])
 
 
 def id_list_condition(column: exp.Expression) -> exp.In:

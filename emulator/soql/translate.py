@@ -34,7 +34,7 @@ from emulator.soql.limits import MAX_RELATIONSHIP_LEVELS, MAX_RELATIONSHIP_LEVEL
 from emulator.soql.nodes import FieldPath, offset_of
 from emulator.soql.predicates import translate_condition
 from emulator.soql.resolve import JoinNode, ResolvedField, column
-from emulator.soql.seek import fenced, id_list_condition, seek_condition
+from emulator.soql.seek import fenced, id_list_condition, narrow_fences, seek_condition
 from emulator.soql.shape import (
     Entry,
     address_value,
@@ -163,6 +163,7 @@ class _Translator:
 
     def render(self, select: exp.Select) -> str:
         """DuckDB SQL for ``select``, tables a fork reads through qualified with their owner's catalog."""
+        narrow_fences(select)
         if self.catalogs:
             catalogs = self.catalogs
 
