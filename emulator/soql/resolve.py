@@ -44,6 +44,11 @@ class JoinNode:
     foreign_key: str | None = None
     children: dict[str, JoinNode] = field(default_factory=dict)
 
+    def __deepcopy__(self, memo) -> JoinNode:
+        # Copying a tree whose paths carry meta["resolved"] (the SQL generator copies what it
+        # renders) must share the join tree, not clone it with the schema objects it points at.
+        return self
+
     @property
     def polymorphic(self) -> bool:
         return len(self.targets) > 1
@@ -87,6 +92,9 @@ class ResolvedField:
     field: Field
     entity: str
     """The object named in messages about this field (``Name`` through a polymorphic hop)."""
+
+    def __deepcopy__(self, memo) -> ResolvedField:
+        return self  # immutable, and points into the shared join tree and schema
 
     @property
     def expression(self) -> exp.Expression:
