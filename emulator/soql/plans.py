@@ -120,10 +120,32 @@ def plan_for(
     return _plans.get_or_compute(key, compile_now)
 
 
+TABLE_ROWS_KEY = "soql.table_rows"
+
+
 def table_rows(org: Org, name: str) -> int | None:
-    """DuckDB's estimate of a table's rows (its own statistics: no scan), None if it has none."""
+    """DuckDB's estimate of a table's rows (its own statistics: no scan), None if it has none.
+
+    Asked once per table and org, then again after a write to the table: the catalog query costs
+    more than compiling most queries, and the estimate only picks how a plan's first run builds
+    its records (every later run follows the row count the one before saw).
+    """
+    known = org.cache.get(TABLE_ROWS_KEY)
+    if known is not None and name in known:
+        return known[name]
     with org.lock:
         row = org.con.execute(
             "SELECT max(estimated_size) FROM duckdb_tables() WHERE table_name = ?", [name]
         ).fetchone()
-    return int(row[0]) if row and row[0] is not None else None
+        if _forget_table_rows not in org.listeners:
+            org.listeners.append(_forget_table_rows)
+    rows = int(row[0]) if row and row[0] is not None else None
+    org.cache.setdefault(TABLE_ROWS_KEY, {})[name] = rows
+    return rows
+
+
+def _forget_table_rows(org: Org, object_name: str, record_ids: list[str], kind: str) -> None:
+    """Change listener: a write (or a bulk load) makes the table's estimate stale."""
+    known = org.cache.get(TABLE_ROWS_KEY)
+    if known is not None:
+        known.pop(object_name, None)
