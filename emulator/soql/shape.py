@@ -40,9 +40,9 @@ def wire_value(value: exp.Expression, field_type: str | None) -> exp.Expression:
     if field_type == "datetime":
         return exp.Anonymous(this="strftime", expressions=[value, exp.Literal.string(_DATETIME_FORMAT)])
     if field_type == "date":
-        return exp.Cast(this=value, to=exp.DataType.build("VARCHAR"))
+        return exp.Cast(this=value, to=exp.DataType.build(exp.DataType.Type.VARCHAR))
     if field_type in ("double", "currency", "percent"):
-        return exp.Cast(this=value, to=exp.DataType.build("DOUBLE"))
+        return exp.Cast(this=value, to=exp.DataType.build(exp.DataType.Type.DOUBLE))
     return value
 
 
