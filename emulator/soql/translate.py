@@ -155,15 +155,17 @@ class _Translator:
         """True while translating an aggregate query: its text is grouped ignoring case."""
 
     def render(self, select: exp.Select) -> str:
-        """DuckDB SQL for ``select``, tables a fork reads through qualified with their owner's catalog."""
-        if self.catalogs:
-            catalogs = self.catalogs
-            for node in select.find_all(exp.Table):  # tables this compile made: qualified in place
-                if node.name in catalogs:
-                    node.set("db", exp.to_identifier("main"))
-                    node.set("catalog", exp.to_identifier(catalogs[node.name], quoted=True))
+        """DuckDB SQL for ``select`` (:meth:`base` qualified the tables a fork reads through)."""
         # Not copied first (a copy cost more than the rendering): DuckDB's generator leaves these nodes as they are.
         return select.sql(dialect="duckdb", copy=False)
+
+    def qualified(self, table: exp.Table) -> exp.Table:
+        """``table``, qualified with its owner's catalog when this fork reads it through."""
+        catalog = self.catalogs.get(table.name)
+        if catalog is not None:
+            table.set("db", exp.to_identifier("main"))
+            table.set("catalog", exp.to_identifier(catalog, quoted=True))
+        return table
 
     # ------------------------------------------------------------------ operands
     def field_sql(self, path: FieldPath) -> Typed:
@@ -192,13 +194,16 @@ class _Translator:
         where = self.condition(bound.where) if bound.where is not None else None
         obj, alias = bound.joins.root.targets[0]
         select = exp.Select(expressions=columns).from_(
-            exp.Table(
-                this=exp.to_identifier(obj.name, quoted=True),
-                alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)),
+            self.qualified(
+                exp.Table(
+                    this=exp.to_identifier(obj.name, quoted=True),
+                    alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)),
+                )
             ),
             copy=False,
         )
         for join in bound.joins.joins():
+            self.qualified(join.this)
             select = select.join(join, copy=False)
         filters = []
         if where is not None:
@@ -207,13 +212,17 @@ class _Translator:
             filters.append(
                 exp.Not(this=exp.Coalesce(this=column(alias, "IsDeleted"), expressions=[exp.false()]))
             )
-        filters.extend(category_predicate(f, alias) for f in bound.categories)
+        for f in bound.categories:
+            predicate = category_predicate(f, alias)
+            for table in predicate.find_all(exp.Table):
+                self.qualified(table)
+            filters.append(predicate)
         if bound.scope and bound.scope.lower() == "mine" and obj.field("OwnerId") is not None:
             filters.append(
                 exp.EQ(this=column(alias, "OwnerId"), expression=exp.Literal.string(self.ctx.user_id))
             )
         if filters:
-            select = select.where(exp.and_(*filters), copy=False)
+            select = select.where(exp.and_(*filters, copy=False), copy=False)
         return select
 
     def order(self, bound: BoundQuery) -> list[exp.Ordered]:
