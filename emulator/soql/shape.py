@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import gc
 from collections.abc import Callable, Iterator
+from types import CodeType
 from typing import Any
 
 from sqlglot import exp
@@ -113,8 +115,14 @@ def _generated(head: str, entries: list[Entry], before: str, namespace: dict[str
             namespace[f"_f{number}"] = source
             parts.append(f"_k{number}: _f{number}(row)")
     source_code = f"def build(row):\n{before}{', '.join(parts)}}}\n"
-    exec(source_code, namespace)  # noqa: S102 -- generated from column numbers and fixed names only
+    exec(_compiled(source_code), namespace)  # noqa: S102 -- generated from column numbers and fixed names only
     return namespace["build"]
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiled(source_code: str) -> CodeType:
+    """The code of a builder's source: queries of one shape share it (compiling costs more than the rest)."""
+    return compile(source_code, "<string>", "exec")  # the name exec() of the text gave it
 
 
 @contextlib.contextmanager
