@@ -30,7 +30,7 @@ _NAME_ENTITY = {f.lower(): f for f in NAME_ENTITY_FIELDS}
 
 def column(alias: str, name: str) -> exp.Column:
     """``"alias"."name"``, always quoted (Case, Order and Group are SQL keywords)."""
-    return exp.column(exp.to_identifier(name, quoted=True), table=exp.to_identifier(alias, quoted=True))
+    return exp.column(name, table=alias, quoted=True)  # from strings: no identifiers built to be copied
 
 
 @dataclass(eq=False)
