@@ -121,27 +121,37 @@ def plan_for(
 
 
 TABLE_ROWS_KEY = "soql.table_rows"
+_UNKNOWN = object()
 
 
 def table_rows(org: Org, name: str) -> int | None:
     """DuckDB's estimate of a table's rows (its own statistics: no scan), None if it has none.
 
-    Asked once per table and org, then again after a write to the table: the catalog query costs
-    more than compiling most queries, and the estimate only picks how a plan's first run builds
-    its records (every later run follows the row count the one before saw).
+    Asked for every table at the org's first compile, then for one table again after a write
+    to it: the catalog query costs more than compiling most queries, and the estimate only
+    picks how a plan's first run builds its records (every later run follows the row count
+    the one before saw).
     """
     known = org.cache.get(TABLE_ROWS_KEY)
-    if known is not None and name in known:
-        return known[name]
+    estimate = known.get(name, _UNKNOWN) if known is not None else _UNKNOWN
+    if estimate is not _UNKNOWN:
+        return estimate
     with org.lock:
-        row = org.con.execute(
-            "SELECT max(estimated_size) FROM duckdb_tables() WHERE table_name = ?", [name]
-        ).fetchone()
+        if known is None:
+            rows = org.con.execute(
+                "SELECT table_name, max(estimated_size) FROM duckdb_tables() GROUP BY table_name"
+            ).fetchall()
+            known = {table: int(size) if size is not None else None for table, size in rows}
+        estimate = known.get(name, _UNKNOWN)
+        if estimate is _UNKNOWN:
+            row = org.con.execute(
+                "SELECT max(estimated_size) FROM duckdb_tables() WHERE table_name = ?", [name]
+            ).fetchone()
+            estimate = known[name] = int(row[0]) if row and row[0] is not None else None
+        org.cache[TABLE_ROWS_KEY] = known
         if _forget_table_rows not in org.listeners:
             org.listeners.append(_forget_table_rows)
-    rows = int(row[0]) if row and row[0] is not None else None
-    org.cache.setdefault(TABLE_ROWS_KEY, {})[name] = rows
-    return rows
+    return estimate
 
 
 def _forget_table_rows(org: Org, object_name: str, record_ids: list[str], kind: str) -> None:
