@@ -125,27 +125,38 @@ _UNKNOWN = object()
 
 
 def table_rows(org: Org, name: str) -> int | None:
-    """DuckDB's estimate of a table's rows (its own statistics: no scan), None if it has none.
+    """DuckDB's estimate of the rows of the table ``org`` reads (its own statistics: no scan), None if it has none.
 
-    Asked for every table at the org's first compile, then for one table again after a write
-    to it: the catalog query costs more than compiling most queries, and the estimate only
-    picks how a plan's first run builds its records (every later run follows the row count
-    the one before saw).
+    The table is the org's own or, for a fork, the one it reads through (``Org.read_through``);
+    other orgs' tables of the same name (forks share one DuckDB database) do not count. Asked
+    for every table at the org's first compile, then for one table again after a write to it:
+    the catalog query costs more than compiling most queries, and the estimate only picks how
+    a plan's first run builds its records (every later run follows the row count the one
+    before saw).
     """
     known = org.cache.get(TABLE_ROWS_KEY)
     estimate = known.get(name, _UNKNOWN) if known is not None else _UNKNOWN
     if estimate is not _UNKNOWN:
         return estimate
     with org.lock:
+        through = dict(org.read_through)
         if known is None:
             rows = org.con.execute(
-                "SELECT table_name, max(estimated_size) FROM duckdb_tables() GROUP BY table_name"
+                "SELECT database_name, table_name, estimated_size FROM duckdb_tables() "
+                "WHERE schema_name = 'main' AND database_name IN (SELECT unnest(?))",
+                [[org.catalog, *set(through.values())]],
             ).fetchall()
-            known = {table: int(size) if size is not None else None for table, size in rows}
+            known = {
+                table: int(size) if size is not None else None
+                for catalog, table, size in rows
+                if catalog == through.get(table, org.catalog)
+            }
         estimate = known.get(name, _UNKNOWN)
         if estimate is _UNKNOWN:
             row = org.con.execute(
-                "SELECT max(estimated_size) FROM duckdb_tables() WHERE table_name = ?", [name]
+                "SELECT max(estimated_size) FROM duckdb_tables() "
+                "WHERE schema_name = 'main' AND database_name = ? AND table_name = ?",
+                [through.get(name, org.catalog), name],
             ).fetchone()
             estimate = known[name] = int(row[0]) if row and row[0] is not None else None
         org.cache[TABLE_ROWS_KEY] = known
