@@ -117,7 +117,8 @@ def record_struct(
 def record_json(struct: exp.Expression) -> exp.Expression:
     """``to_json(struct)`` as text."""
     return exp.Cast(
-        this=exp.Anonymous(this="to_json", expressions=[struct]), to=exp.DataType.build(exp.DataType.Type.VARCHAR)
+        this=exp.Anonymous(this="to_json", expressions=[struct]),
+        to=exp.DataType.build(exp.DataType.Type.VARCHAR),
     )
 
 

@@ -262,7 +262,9 @@ def _date_value(left: Typed, value: exp.Expression, ctx: CompileContext, offset:
 
 
 def _timestamp(value: dt.datetime) -> exp.Expression:
-    return exp.Cast(this=exp.Literal.string(value.isoformat(sep=" ")), to=exp.DataType.build(exp.DataType.Type.TIMESTAMP))
+    return exp.Cast(
+        this=exp.Literal.string(value.isoformat(sep=" ")), to=exp.DataType.build(exp.DataType.Type.TIMESTAMP)
+    )
 
 
 def _date(value: dt.date) -> exp.Expression:

@@ -90,7 +90,9 @@ def fiscal_year(v: Typed, fiscal_start: int) -> Typed:
     if fiscal_start == 1:
         return _int(year)
     started = exp.GTE(this=call("month", v.sql), expression=integer(fiscal_start))
-    return _int(exp.Add(this=year, expression=exp.Cast(this=started, to=exp.DataType.build(exp.DataType.Type.INT))))
+    return _int(
+        exp.Add(this=year, expression=exp.Cast(this=started, to=exp.DataType.build(exp.DataType.Type.INT)))
+    )
 
 
 def day_only(v: Typed, fiscal_start: int) -> Typed:
