@@ -46,6 +46,7 @@ from emulator.soql.shape import (
 )
 from metadata.model import Schema
 
+_SELECT_STAR = "SELECT *"
 _PARENT_IDS = sqlglot.parse_one("SELECT UNNEST(CAST(? AS VARCHAR[]))", read="duckdb")
 """The list of parent Ids a child subquery is run for (a bound parameter, never spliced)."""
 
@@ -80,6 +81,8 @@ class _Columns:
 
     def __init__(self) -> None:
         self.expressions: list[exp.Expression] = []
+        self.sqls: list[str] = []
+        """Each column's DuckDB SQL, rendered once as it is added: the plans' select lists are these texts."""
         self._index: dict[str, int] = {}
 
     def add(self, expression: exp.Expression) -> int:
@@ -89,6 +92,7 @@ class _Columns:
             index = len(self.expressions)
             self._index[key] = index
             self.expressions.append(expression)
+            self.sqls.append(key)
         return index
 
 
@@ -154,10 +158,20 @@ class _Translator:
         self.json_records = True
         """True while translating an aggregate query: its text is grouped ignoring case."""
 
-    def render(self, select: exp.Select) -> str:
-        """DuckDB SQL for ``select`` (:meth:`base` qualified the tables a fork reads through)."""
+    def render(self, node: exp.Expression) -> str:
+        """DuckDB SQL for ``node`` (:meth:`base` qualified the tables a fork reads through)."""
         # Not copied first (a copy cost more than the rendering): DuckDB's generator leaves these nodes as they are.
-        return select.sql(dialect="duckdb", copy=False)
+        return node.sql(dialect="duckdb", copy=False)
+
+    def render_from(self, select: exp.Select) -> str:
+        """``select`` rendered from FROM on, to follow a select list already rendered (:attr:`_Columns.sqls`).
+
+        A records plan's two queries (records, JSON) share all of it, so it is rendered once.
+        """
+        select.set("expressions", [exp.Star()])
+        text = self.render(select)
+        assert text.startswith(_SELECT_STAR), text
+        return text[len(_SELECT_STAR) :]
 
     def qualified(self, table: exp.Table) -> exp.Table:
         """``table``, qualified with its owner's catalog when this fork reads it through."""
@@ -319,7 +333,8 @@ class _Translator:
         if not ordered and bound.group_kind is not None:
             ordered = subtotal_order(typed_groups)
         select = self.finish(select, bound, ordered)
-        return Plan(self.render(select), "aggregate", aggregate_builder(entries))
+        sql = f"SELECT {', '.join(columns.sqls)}{self.render_from(select)}"
+        return Plan(sql, "aggregate", aggregate_builder(entries))
 
     def records_plan(
         self, bound: BoundQuery, parent_key: exp.Expression | None = None, restrict: bool = False
@@ -341,12 +356,12 @@ class _Translator:
             select = self.finish(select, bound, ordered)
         type_name = bound.obj.name
         build = record_builder(type_name, id_index, self.url_prefix, entries)
-        plan = Plan(self.render(select), "records", build, children, parent_key_index)
+        rest = self.render_from(select)
+        plan = Plan(f"SELECT {', '.join(columns.sqls)}{rest}", "records", build, children, parent_key_index)
         if parent_key is None and not children:
             struct = record_struct(self.tree, columns.expressions, type_name, id_index, self.url_prefix)
             if struct is not None:
-                select.set("expressions", [root.id_expression(), record_json(struct)])
-                plan.json_sql = self.render(select)
+                plan.json_sql = f"SELECT {columns.sqls[id_index]}, {self.render(record_json(struct))}{rest}"
                 plan.expect_many = self.json_records
         return plan
 
