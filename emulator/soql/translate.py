@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
 
 from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
 from emulator.soql.data_categories import category_predicate
@@ -47,6 +48,15 @@ from emulator.soql.shape import (
 from metadata.model import Schema
 
 _SELECT_STAR = "SELECT *"
+_DUCKDB = Dialect.get_or_raise("duckdb")
+
+
+def _duckdb_sql(node: exp.Expression) -> str:
+    """DuckDB SQL for ``node``: ``node.sql(dialect="duckdb")`` without looking the dialect up again."""
+    # Not copied first (a copy cost more than the rendering): DuckDB's generator leaves these nodes as they are.
+    return _DUCKDB.generate(node, copy=False)
+
+
 _PARENT_IDS = sqlglot.parse_one("SELECT UNNEST(CAST(? AS VARCHAR[]))", read="duckdb")
 """The list of parent Ids a child subquery is run for (a bound parameter, never spliced)."""
 
@@ -86,7 +96,7 @@ class _Columns:
         self._index: dict[str, int] = {}
 
     def add(self, expression: exp.Expression) -> int:
-        key = expression.sql(dialect="duckdb", copy=False)
+        key = _duckdb_sql(expression)
         index = self._index.get(key)
         if index is None:
             index = len(self.expressions)
@@ -160,8 +170,7 @@ class _Translator:
 
     def render(self, node: exp.Expression) -> str:
         """DuckDB SQL for ``node`` (:meth:`base` qualified the tables a fork reads through)."""
-        # Not copied first (a copy cost more than the rendering): DuckDB's generator leaves these nodes as they are.
-        return node.sql(dialect="duckdb", copy=False)
+        return _duckdb_sql(node)
 
     def render_from(self, select: exp.Select) -> str:
         """``select`` rendered from FROM on, to follow a select list already rendered (:attr:`_Columns.sqls`).
@@ -359,7 +368,8 @@ class _Translator:
         rest = self.render_from(select)
         plan = Plan(f"SELECT {', '.join(columns.sqls)}{rest}", "records", build, children, parent_key_index)
         if parent_key is None and not children:
-            struct = record_struct(self.tree, columns.expressions, type_name, id_index, self.url_prefix)
+            rendered: list[exp.Expression] = [exp.Var(this=sql) for sql in columns.sqls]  # not rendered again
+            struct = record_struct(self.tree, rendered, type_name, id_index, self.url_prefix)
             if struct is not None:
                 plan.json_sql = f"SELECT {columns.sqls[id_index]}, {self.render(record_json(struct))}{rest}"
                 plan.expect_many = self.json_records
