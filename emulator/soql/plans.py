@@ -112,7 +112,7 @@ def plan_for(
 
     def compile_now() -> Plan:
         bound = bound_query(org.schema, text)
-        json_records = worth_writing_json(bound, table_rows(org, bound.obj.name))
+        json_records = worth_writing_json(bound, lambda: table_rows(org, bound.obj.name))
         return compile_plan(
             bound, ctx, org.schema, api_version, include_deleted, restrict_ids, read_through, json_records
         )
@@ -129,39 +129,24 @@ def table_rows(org: Org, name: str) -> int | None:
 
     The table is the org's own or, for a fork, the one it reads through (``Org.read_through``);
     other orgs' tables of the same name (forks share one DuckDB database) do not count. Asked
-    for every table at the org's first compile, then for one table again after a write to it:
-    the catalog query costs more than compiling most queries, and the estimate only picks how
-    a plan's first run builds its records (every later run follows the row count the one
-    before saw).
+    once per table and org, then again after a write to the table: the catalog query costs
+    more than compiling most queries, and the estimate only picks how a plan's first run
+    builds its records (every later run follows the row count the one before saw).
     """
     known = org.cache.get(TABLE_ROWS_KEY)
     estimate = known.get(name, _UNKNOWN) if known is not None else _UNKNOWN
     if estimate is not _UNKNOWN:
         return estimate
     with org.lock:
-        through = dict(org.read_through)
-        if known is None:
-            rows = org.con.execute(
-                "SELECT database_name, table_name, estimated_size FROM duckdb_tables() "
-                "WHERE schema_name = 'main' AND database_name IN (SELECT unnest(?))",
-                [[org.catalog, *set(through.values())]],
-            ).fetchall()
-            known = {
-                table: int(size) if size is not None else None
-                for catalog, table, size in rows
-                if catalog == through.get(table, org.catalog)
-            }
-        estimate = known.get(name, _UNKNOWN)
-        if estimate is _UNKNOWN:
-            row = org.con.execute(
-                "SELECT max(estimated_size) FROM duckdb_tables() "
-                "WHERE schema_name = 'main' AND database_name = ? AND table_name = ?",
-                [through.get(name, org.catalog), name],
-            ).fetchone()
-            estimate = known[name] = int(row[0]) if row and row[0] is not None else None
-        org.cache[TABLE_ROWS_KEY] = known
+        row = org.con.execute(
+            "SELECT max(estimated_size) FROM duckdb_tables() "
+            "WHERE database_name = ? AND schema_name = 'main' AND table_name = ?",
+            [dict(org.read_through).get(name, org.catalog), name],
+        ).fetchone()
         if _forget_table_rows not in org.listeners:
             org.listeners.append(_forget_table_rows)
+    estimate = int(row[0]) if row and row[0] is not None else None
+    org.cache.setdefault(TABLE_ROWS_KEY, {})[name] = estimate
     return estimate
 
 
