@@ -18,6 +18,7 @@ Besides the Salesforce semantics done by those modules, this one reproduces:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -49,12 +50,17 @@ from metadata.model import Schema
 
 _SELECT_STAR = "SELECT *"
 _DUCKDB = Dialect.get_or_raise("duckdb")
+_GENERATORS = threading.local()
+"""One DuckDB generator per thread: a generator keeps state while it writes, but none from one tree to the next."""
 
 
 def _duckdb_sql(node: exp.Expression) -> str:
-    """DuckDB SQL for ``node``: ``node.sql(dialect="duckdb")`` without looking the dialect up again."""
+    """DuckDB SQL for ``node``: ``node.sql(dialect="duckdb")`` without a new dialect and generator each time."""
+    generator = getattr(_GENERATORS, "duckdb", None)
+    if generator is None:
+        generator = _GENERATORS.duckdb = _DUCKDB.generator()
     # Not copied first (a copy cost more than the rendering): DuckDB's generator leaves these nodes as they are.
-    return _DUCKDB.generate(node, copy=False)
+    return generator.generate(node, copy=False)
 
 
 _PARENT_IDS = sqlglot.parse_one("SELECT UNNEST(CAST(? AS VARCHAR[]))", read="duckdb")
