@@ -86,10 +86,21 @@ class Plan:
     children: list[ChildPlan] = field(default_factory=list)
     parent_key_index: int | None = None
     """For a child plan: the column holding the parent's Id."""
-    json_sql: str | None = None
-    """The same query selecting ``(Id, record JSON text)`` when DuckDB can write the records (see json_records)."""
+    json_source: Callable[[], str] | None = None
+    """Renders :attr:`json_sql`; None when DuckDB cannot write this query's records (see json_records)."""
     expect_many: bool = False
     """Whether the next run is expected to return many rows (then DuckDB writes the JSON)."""
+    _json_sql: str | None = field(default=None, repr=False)
+
+    @property
+    def json_sql(self) -> str | None:
+        """The same query selecting ``(Id, record JSON text)`` when DuckDB can write the records (see json_records).
+
+        Rendered when first needed: most queries return few rows and never run it.
+        """
+        if self._json_sql is None and self.json_source is not None:
+            self._json_sql = self.json_source()
+        return self._json_sql
 
 
 class _Columns:
@@ -377,8 +388,12 @@ class _Translator:
             rendered: list[exp.Expression] = [exp.Var(this=sql) for sql in columns.sqls]  # not rendered again
             struct = record_struct(self.tree, rendered, type_name, id_index, self.url_prefix)
             if struct is not None:
-                plan.json_sql = f"SELECT {columns.sqls[id_index]}, {self.render(record_json(struct))}{rest}"
+                plan.json_source = lambda: (
+                    f"SELECT {columns.sqls[id_index]}, {self.render(record_json(struct))}{rest}"
+                )
                 plan.expect_many = self.json_records
+                if plan.expect_many:
+                    plan.json_sql  # noqa: B018 -- its first run reads it: rendered now, with the plan
         return plan
 
     def per_parent(
