@@ -303,10 +303,11 @@ class _Translator:
     def finish(self, select: exp.Select, bound: BoundQuery, ordered: list[exp.Ordered]) -> exp.Select:
         if ordered:
             select = select.order_by(*ordered, copy=False)
+        # Given as nodes: from a number, sqlglot's builders would parse "LIMIT n" with its SQL parser.
         if bound.limit is not None:
-            select = select.limit(bound.limit, copy=False)
+            select = select.limit(exp.Limit(expression=exp.Literal.number(bound.limit)), copy=False)
         if bound.offset:
-            select = select.offset(bound.offset, copy=False)
+            select = select.offset(exp.Offset(expression=exp.Literal.number(bound.offset)), copy=False)
         return select
 
     # ------------------------------------------------------------------ plans
