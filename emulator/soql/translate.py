@@ -391,9 +391,9 @@ class _Translator:
             rendered: list[exp.Expression] = [exp.Var(this=sql) for sql in columns.sqls]  # not rendered again
             struct = record_struct(self.tree, rendered, type_name, id_index, self.url_prefix)
             if struct is not None:
-                plan.json_source = lambda: (
-                    f"SELECT {columns.sqls[id_index]}, {self.render(record_json(struct))}{rest}"
-                )
+                record = record_json(struct)  # built now: threads may render it at once, never change it
+                head = f"SELECT {columns.sqls[id_index]}, "
+                plan.json_source = lambda: f"{head}{_duckdb_sql(record)}{rest}"
                 plan.expect_many = self.json_records
                 if plan.expect_many:
                     plan.json_sql  # noqa: B018 -- its first run reads it: rendered now, with the plan
