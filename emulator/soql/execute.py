@@ -98,11 +98,11 @@ def fetch_records(org: Org, plan: Plan, params: list[Any] | None = None) -> tupl
     first as the plan's static guess says, then as its last run showed (DuckDB's JSON functions
     cost a fixed time that only many records repay, see :mod:`emulator.soql.json_records`).
     """
-    as_json = plan.json_sql is not None and plan.expect_many
+    as_json = plan.json_source is not None and plan.expect_many
     sql, params = _statement(plan, plan.json_sql if as_json else plan.sql, params)  # type: ignore[arg-type]
     with org.lock:
         rows = org.con.execute(sql, params).fetchall()
-    if plan.json_sql is not None:
+    if plan.json_source is not None:
         plan.expect_many = len(rows) >= MANY_ROWS
     return rows, as_json
 

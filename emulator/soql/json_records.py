@@ -15,6 +15,8 @@ rows: a small object, a small LIMIT, or a filter on an Id or a lookup.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlglot import exp
 
 from emulator.soql.resolve import JoinNode
@@ -117,7 +119,8 @@ def record_struct(
 def record_json(struct: exp.Expression) -> exp.Expression:
     """``to_json(struct)`` as text."""
     return exp.Cast(
-        this=exp.Anonymous(this="to_json", expressions=[struct]), to=exp.DataType.build("VARCHAR")
+        this=exp.Anonymous(this="to_json", expressions=[struct]),
+        to=exp.DataType.build(exp.DataType.Type.VARCHAR),
     )
 
 
@@ -125,10 +128,14 @@ MANY_ROWS = 200
 """From about this many records DuckDB writing the JSON beats building and encoding them in Python."""
 
 
-def worth_writing_json(bound, table_rows: int | None) -> bool:
-    """True when the query likely returns enough records for DuckDB to write them faster than Python."""
-    if table_rows is not None and table_rows < MANY_ROWS:
-        return False
+def worth_writing_json(bound, table_rows: Callable[[], int | None]) -> bool:
+    """True when the query likely returns enough records for DuckDB to write them faster than Python.
+
+    ``table_rows()`` estimates the rows of the queried object's table; it is asked last, only
+    when the query itself does not already say it returns few records.
+    """
+    if bound.count_only or bound.aggregate:
+        return False  # no records to write (the flag only matters to records plans)
     if bound.limit is not None and bound.limit < MANY_ROWS:
         return False
     conjuncts = [bound.where] if bound.where is not None else []
@@ -142,4 +149,5 @@ def worth_writing_json(bound, table_rows: int | None) -> bool:
             resolved = node.this.meta.get("resolved") if node.this is not None else None
             if resolved is not None and resolved.field.type in ("id", "reference"):
                 return False
-    return True
+    rows = table_rows()
+    return rows is None or rows >= MANY_ROWS

@@ -114,7 +114,7 @@ def plan_for(
 
     def compile_now() -> Plan:
         bound = bound_query(org.schema, text)
-        json_records = worth_writing_json(bound, table_rows(org, bound.obj.name))
+        json_records = worth_writing_json(bound, lambda: table_rows(org, bound.obj.name))
         return compile_plan(
             bound,
             ctx,
@@ -130,10 +130,38 @@ def plan_for(
     return _plans.get_or_compute(key, compile_now)
 
 
+TABLE_ROWS_KEY = "soql.table_rows"
+_UNKNOWN = object()
+
+
 def table_rows(org: Org, name: str) -> int | None:
-    """DuckDB's estimate of a table's rows (its own statistics: no scan), None if it has none."""
+    """DuckDB's estimate of the rows of the table ``org`` reads (its own statistics: no scan), None if it has none.
+
+    The table is the org's own or, for a fork, the one it reads through (``Org.read_through``);
+    other orgs' tables of the same name (forks share one DuckDB database) do not count. Asked
+    once per table and org, then again after a write to the table: the catalog query costs
+    more than compiling most queries, and the estimate only picks how a plan's first run
+    builds its records (every later run follows the row count the one before saw).
+    """
+    known = org.cache.get(TABLE_ROWS_KEY)
+    estimate = known.get(name, _UNKNOWN) if known is not None else _UNKNOWN
+    if estimate is not _UNKNOWN:
+        return estimate
     with org.lock:
         row = org.con.execute(
-            "SELECT max(estimated_size) FROM duckdb_tables() WHERE table_name = ?", [name]
+            "SELECT max(estimated_size) FROM duckdb_tables() "
+            "WHERE database_name = ? AND schema_name = 'main' AND table_name = ?",
+            [dict(org.read_through).get(name, org.catalog), name],
         ).fetchone()
-    return int(row[0]) if row and row[0] is not None else None
+        if _forget_table_rows not in org.listeners:
+            org.listeners.append(_forget_table_rows)
+    estimate = int(row[0]) if row and row[0] is not None else None
+    org.cache.setdefault(TABLE_ROWS_KEY, {})[name] = estimate
+    return estimate
+
+
+def _forget_table_rows(org: Org, object_name: str, record_ids: list[str], kind: str) -> None:
+    """Change listener: a write (or a bulk load) makes the table's estimate stale."""
+    known = org.cache.get(TABLE_ROWS_KEY)
+    if known is not None:
+        known.pop(object_name, None)

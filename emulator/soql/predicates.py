@@ -194,7 +194,7 @@ def in_list(left: Typed, values: list[exp.Expression], ctx: CompileContext) -> e
 def _unique(values: list[exp.Expression]) -> list[exp.Expression]:
     seen: dict[str, exp.Expression] = {}
     for v in values:
-        seen.setdefault(v.sql(), v)
+        seen.setdefault(v.sql(copy=False), v)
     return list(seen.values())
 
 
@@ -231,7 +231,7 @@ def typed_literal(left: Typed, value: exp.Expression, ctx: CompileContext) -> ex
 def number_literal(value: exp.Literal) -> exp.Expression:
     """A number as DuckDB compares it with a number field: exactly, or as a double past DECIMAL(18)'s digits."""
     if too_precise(value.this):
-        return exp.Cast(this=exp.Literal.string(value.this), to=exp.DataType.build("DOUBLE"))
+        return exp.Cast(this=exp.Literal.string(value.this), to=exp.DataType.build(exp.DataType.Type.DOUBLE))
     return value.copy()
 
 
@@ -262,11 +262,13 @@ def _date_value(left: Typed, value: exp.Expression, ctx: CompileContext, offset:
 
 
 def _timestamp(value: dt.datetime) -> exp.Expression:
-    return exp.Cast(this=exp.Literal.string(value.isoformat(sep=" ")), to=exp.DataType.build("TIMESTAMP"))
+    return exp.Cast(
+        this=exp.Literal.string(value.isoformat(sep=" ")), to=exp.DataType.build(exp.DataType.Type.TIMESTAMP)
+    )
 
 
 def _date(value: dt.date) -> exp.Expression:
-    return exp.Cast(this=exp.Literal.string(value.isoformat()), to=exp.DataType.build("DATE"))
+    return exp.Cast(this=exp.Literal.string(value.isoformat()), to=exp.DataType.build(exp.DataType.Type.DATE))
 
 
 def _type_mismatch(left: Typed, kind: str, offset: int | None, quoted: bool = False):

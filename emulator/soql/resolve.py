@@ -30,7 +30,7 @@ _NAME_ENTITY = {f.lower(): f for f in NAME_ENTITY_FIELDS}
 
 def column(alias: str, name: str) -> exp.Column:
     """``"alias"."name"``, always quoted (Case, Order and Group are SQL keywords)."""
-    return exp.column(exp.to_identifier(name, quoted=True), table=exp.to_identifier(alias, quoted=True))
+    return exp.column(name, table=alias, quoted=True)  # from strings: no identifiers built to be copied
 
 
 @dataclass(eq=False)
@@ -43,6 +43,11 @@ class JoinNode:
     parent: JoinNode | None = None
     foreign_key: str | None = None
     children: dict[str, JoinNode] = field(default_factory=dict)
+
+    def __deepcopy__(self, memo) -> JoinNode:
+        # Copying a tree whose paths carry meta["resolved"] (the SQL generator copies what it
+        # renders) must share the join tree, not clone it with the schema objects it points at.
+        return self
 
     @property
     def polymorphic(self) -> bool:
@@ -87,6 +92,9 @@ class ResolvedField:
     field: Field
     entity: str
     """The object named in messages about this field (``Name`` through a polymorphic hop)."""
+
+    def __deepcopy__(self, memo) -> ResolvedField:
+        return self  # immutable, and points into the shared join tree and schema
 
     @property
     def expression(self) -> exp.Expression:

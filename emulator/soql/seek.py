@@ -99,8 +99,13 @@ def fenced(table: exp.Table, alias: str, condition: exp.Expression) -> exp.Subqu
 
 
 def narrow_fences(select: exp.Expression) -> None:
-    """Give each fence in ``select`` the columns the statement reads of its alias (in place)."""
-    fences = [node for node in select.find_all(exp.Select) if FENCE in node.meta]
+    """Give each fence in ``select`` the columns the statement reads of its alias (in place, once:
+    a fence narrowed already keeps its columns)."""
+    fences = [
+        node
+        for node in select.find_all(exp.Select)
+        if FENCE in node.meta and len(node.expressions) == 1 and isinstance(node.expressions[0], exp.Star)
+    ]
     if not fences:
         return
     used: dict[str, set[str]] = {}

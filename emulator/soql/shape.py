@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import gc
 from collections.abc import Callable, Iterator
+from types import CodeType
 from typing import Any
 
 from sqlglot import exp
@@ -40,9 +42,9 @@ def wire_value(value: exp.Expression, field_type: str | None) -> exp.Expression:
     if field_type == "datetime":
         return exp.Anonymous(this="strftime", expressions=[value, exp.Literal.string(_DATETIME_FORMAT)])
     if field_type == "date":
-        return exp.Cast(this=value, to=exp.DataType.build("VARCHAR"))
+        return exp.Cast(this=value, to=exp.DataType.build(exp.DataType.Type.VARCHAR))
     if field_type in ("double", "currency", "percent"):
-        return exp.Cast(this=value, to=exp.DataType.build("DOUBLE"))
+        return exp.Cast(this=value, to=exp.DataType.build(exp.DataType.Type.DOUBLE))
     return value
 
 
@@ -113,8 +115,14 @@ def _generated(head: str, entries: list[Entry], before: str, namespace: dict[str
             namespace[f"_f{number}"] = source
             parts.append(f"_k{number}: _f{number}(row)")
     source_code = f"def build(row):\n{before}{', '.join(parts)}}}\n"
-    exec(source_code, namespace)  # noqa: S102 -- generated from column numbers and fixed names only
+    exec(_compiled(source_code), namespace)  # noqa: S102 -- generated from column numbers and fixed names only
     return namespace["build"]
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiled(source_code: str) -> CodeType:
+    """The code of a builder's source: queries of one shape share it (compiling costs more than the rest)."""
+    return compile(source_code, "<string>", "exec")  # the name exec() of the text gave it
 
 
 @contextlib.contextmanager

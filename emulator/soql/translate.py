@@ -18,11 +18,13 @@ Besides the Salesforce semantics done by those modules, this one reproduces:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
 
 from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
 from emulator.soql.data_categories import category_predicate
@@ -47,6 +49,23 @@ from emulator.soql.shape import (
 )
 from metadata.model import Schema
 
+_SELECT_STAR = "SELECT *"
+_DUCKDB = Dialect.get_or_raise("duckdb")
+_GENERATORS = threading.local()
+"""One DuckDB generator per thread: a generator keeps state while it writes, but none from one tree to the next."""
+# The first generator builds its class's dispatch table (about 1 ms): at import, not in a process's first query.
+_GENERATORS.duckdb = _DUCKDB.generator()
+
+
+def _duckdb_sql(node: exp.Expression) -> str:
+    """DuckDB SQL for ``node``: ``node.sql(dialect="duckdb")`` without a new dialect and generator each time."""
+    generator = getattr(_GENERATORS, "duckdb", None)
+    if generator is None:
+        generator = _GENERATORS.duckdb = _DUCKDB.generator()
+    # Not copied first (a copy cost more than the rendering): DuckDB's generator leaves these nodes as they are.
+    return generator.generate(node, copy=False)
+
+
 _PARENT_IDS = sqlglot.parse_one("SELECT UNNEST(CAST(? AS VARCHAR[]))", read="duckdb")
 """The list of parent Ids a child subquery is run for (a bound parameter, never spliced)."""
 
@@ -70,12 +89,23 @@ class Plan:
     children: list[ChildPlan] = field(default_factory=list)
     parent_key_index: int | None = None
     """For a child plan: the column holding the parent's Id."""
-    json_sql: str | None = None
-    """The same query selecting ``(Id, record JSON text)`` when DuckDB can write the records (see json_records)."""
+    json_source: Callable[[], str] | None = None
+    """Renders :attr:`json_sql`; None when DuckDB cannot write this query's records (see json_records)."""
     expect_many: bool = False
     """Whether the next run is expected to return many rows (then DuckDB writes the JSON)."""
     id_list: bool = False
     """The SQL holds the run-time Id list (the first parameter) as :data:`emulator.soql.seek.ID_LIST`."""
+    _json_sql: str | None = field(default=None, repr=False)
+
+    @property
+    def json_sql(self) -> str | None:
+        """The same query selecting ``(Id, record JSON text)`` when DuckDB can write the records (see json_records).
+
+        Rendered when first needed: most queries return few rows and never run it.
+        """
+        if self._json_sql is None and self.json_source is not None:
+            self._json_sql = self.json_source()
+        return self._json_sql
 
 
 class _Columns:
@@ -83,15 +113,18 @@ class _Columns:
 
     def __init__(self) -> None:
         self.expressions: list[exp.Expression] = []
+        self.sqls: list[str] = []
+        """Each column's DuckDB SQL, rendered once as it is added: the plans' select lists are these texts."""
         self._index: dict[str, int] = {}
 
     def add(self, expression: exp.Expression) -> int:
-        key = expression.sql(dialect="duckdb")
+        key = _duckdb_sql(expression)
         index = self._index.get(key)
         if index is None:
             index = len(self.expressions)
             self._index[key] = index
             self.expressions.append(expression)
+            self.sqls.append(key)
         return index
 
 
@@ -161,20 +194,29 @@ class _Translator:
         self.indexed: frozenset[tuple[str, str]] = frozenset()
         """True while translating an aggregate query: its text is grouped ignoring case."""
 
-    def render(self, select: exp.Select) -> str:
-        """DuckDB SQL for ``select``, tables a fork reads through qualified with their owner's catalog."""
-        narrow_fences(select)
-        if self.catalogs:
-            catalogs = self.catalogs
+    def render(self, node: exp.Expression) -> str:
+        """DuckDB SQL for ``node`` (:meth:`base` qualified the tables a fork reads through)."""
+        narrow_fences(node)
+        return _duckdb_sql(node)
 
-            def qualify(node: exp.Expression) -> exp.Expression:
-                if isinstance(node, exp.Table) and node.name in catalogs:
-                    node.set("db", exp.to_identifier("main"))
-                    node.set("catalog", exp.to_identifier(catalogs[node.name], quoted=True))
-                return node
+    def render_from(self, select: exp.Select) -> str:
+        """``select`` rendered from FROM on, to follow a select list already rendered (:attr:`_Columns.sqls`).
 
-            select = select.transform(qualify)
-        return select.sql(dialect="duckdb")
+        A records plan's two queries (records, JSON) share all of it, so it is rendered once.
+        """
+        narrow_fences(select)  # while its select list, which reads columns too, is still there
+        select.set("expressions", [exp.Star()])
+        text = self.render(select)
+        assert text.startswith(_SELECT_STAR), text
+        return text[len(_SELECT_STAR) :]
+
+    def qualified(self, table: exp.Table) -> exp.Table:
+        """``table``, qualified with its owner's catalog when this fork reads it through."""
+        catalog = self.catalogs.get(table.name)
+        if catalog is not None:
+            table.set("db", exp.to_identifier("main"))
+            table.set("catalog", exp.to_identifier(catalog, quoted=True))
+        return table
 
     # ------------------------------------------------------------------ operands
     def field_sql(self, path: FieldPath) -> Typed:
@@ -209,15 +251,18 @@ class _Translator:
         """
         where = self.condition(bound.where) if bound.where is not None else None
         obj, alias = bound.joins.root.targets[0]
-        table: exp.Expression = exp.Table(
-            this=exp.to_identifier(obj.name, quoted=True),
-            alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)),
+        table: exp.Expression = self.qualified(
+            exp.Table(
+                this=exp.to_identifier(obj.name, quoted=True),
+                alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)),
+            )
         )
         seek = listed if listed is not None else seek_condition(where, alias, obj.name, self.indexed)
         if seek is not None:
             table = fenced(table, alias, seek)
         select = exp.Select(expressions=columns).from_(table, copy=False)
         for join in bound.joins.joins():
+            self.qualified(join.this)
             select = select.join(join, copy=False)
         filters = []
         if where is not None:
@@ -226,13 +271,17 @@ class _Translator:
             filters.append(
                 exp.Not(this=exp.Coalesce(this=column(alias, "IsDeleted"), expressions=[exp.false()]))
             )
-        filters.extend(category_predicate(f, alias) for f in bound.categories)
+        for f in bound.categories:
+            predicate = category_predicate(f, alias)
+            for table in predicate.find_all(exp.Table):
+                self.qualified(table)
+            filters.append(predicate)
         if bound.scope and bound.scope.lower() == "mine" and obj.field("OwnerId") is not None:
             filters.append(
                 exp.EQ(this=column(alias, "OwnerId"), expression=exp.Literal.string(self.ctx.user_id))
             )
         if filters:
-            select = select.where(exp.and_(*filters), copy=False)
+            select = select.where(exp.and_(*filters, copy=False), copy=False)
         return select
 
     def order(self, bound: BoundQuery) -> list[exp.Ordered]:
@@ -271,10 +320,11 @@ class _Translator:
     def finish(self, select: exp.Select, bound: BoundQuery, ordered: list[exp.Ordered]) -> exp.Select:
         if ordered:
             select = select.order_by(*ordered, copy=False)
+        # Given as nodes: from a number, sqlglot's builders would parse "LIMIT n" with its SQL parser.
         if bound.limit is not None:
-            select = select.limit(bound.limit, copy=False)
+            select = select.limit(exp.Limit(expression=exp.Literal.number(bound.limit)), copy=False)
         if bound.offset:
-            select = select.offset(bound.offset, copy=False)
+            select = select.offset(exp.Offset(expression=exp.Literal.number(bound.offset)), copy=False)
         return select
 
     # ------------------------------------------------------------------ plans
@@ -330,7 +380,8 @@ class _Translator:
         if not ordered and bound.group_kind is not None:
             ordered = subtotal_order(typed_groups)
         select = self.finish(select, bound, ordered)
-        return Plan(self.render(select), "aggregate", aggregate_builder(entries))
+        sql = f"SELECT {', '.join(columns.sqls)}{self.render_from(select)}"
+        return Plan(sql, "aggregate", aggregate_builder(entries))
 
     def records_plan(
         self, bound: BoundQuery, parent_key: exp.Expression | None = None, restrict: bool = False
@@ -358,15 +409,25 @@ class _Translator:
             select = self.finish(select, bound, ordered)
         type_name = bound.obj.name
         build = record_builder(type_name, id_index, self.url_prefix, entries)
+        rest = self.render_from(select)
         plan = Plan(
-            self.render(select), "records", build, children, parent_key_index, id_list=listed is not None
+            f"SELECT {', '.join(columns.sqls)}{rest}",
+            "records",
+            build,
+            children,
+            parent_key_index,
+            id_list=listed is not None,
         )
         if parent_key is None and not children:
-            struct = record_struct(self.tree, columns.expressions, type_name, id_index, self.url_prefix)
+            rendered: list[exp.Expression] = [exp.Var(this=sql) for sql in columns.sqls]  # not rendered again
+            struct = record_struct(self.tree, rendered, type_name, id_index, self.url_prefix)
             if struct is not None:
-                select.set("expressions", [root.id_expression(), record_json(struct)])
-                plan.json_sql = self.render(select)
+                record = record_json(struct)  # built now: threads may render it at once, never change it
+                head = f"SELECT {columns.sqls[id_index]}, "
+                plan.json_source = lambda: f"{head}{_duckdb_sql(record)}{rest}"
                 plan.expect_many = self.json_records
+                if plan.expect_many:
+                    plan.json_sql  # noqa: B018 -- its first run reads it: rendered now, with the plan
         return plan
 
     def is_indexed(self, bound: BoundQuery, key: exp.Expression) -> bool:

@@ -90,11 +90,13 @@ def fiscal_year(v: Typed, fiscal_start: int) -> Typed:
     if fiscal_start == 1:
         return _int(year)
     started = exp.GTE(this=call("month", v.sql), expression=integer(fiscal_start))
-    return _int(exp.Add(this=year, expression=exp.Cast(this=started, to=exp.DataType.build("INT"))))
+    return _int(
+        exp.Add(this=year, expression=exp.Cast(this=started, to=exp.DataType.build(exp.DataType.Type.INT)))
+    )
 
 
 def day_only(v: Typed, fiscal_start: int) -> Typed:
-    return Typed(exp.Cast(this=v.sql, to=exp.DataType.build("DATE")), "date", v.field)
+    return Typed(exp.Cast(this=v.sql, to=exp.DataType.build(exp.DataType.Type.DATE)), "date", v.field)
 
 
 _PARTS = {

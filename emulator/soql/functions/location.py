@@ -93,7 +93,7 @@ def _coordinates(c: Call, argument: exp.Expression) -> tuple[exp.Expression, exp
 
 
 def _double(value: exp.Expression) -> exp.Expression:
-    return exp.Cast(this=value.copy(), to=exp.DataType.build("DOUBLE"))
+    return exp.Cast(this=value.copy(), to=exp.DataType.build(exp.DataType.Type.DOUBLE))
 
 
 def distance(c: Call) -> Typed:
