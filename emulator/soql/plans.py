@@ -22,6 +22,7 @@ from emulator.soql.json_records import worth_writing_json
 from emulator.soql.parser import parse
 from emulator.soql.translate import Plan, compile_plan
 from emulator.store.indexes import indexed_columns
+from emulator.store.recycle_bin import tables_without_deleted
 
 if TYPE_CHECKING:
     from emulator.store.org import Org
@@ -110,7 +111,8 @@ def plan_for(
     ctx = context(org)
     read_through = org.read_through
     indexed = indexed_columns(org)
-    key = (org.schema, text, include_deleted, api_version, restrict_ids, ctx, read_through, indexed)
+    live = frozenset() if include_deleted else tables_without_deleted(org)
+    key = (org.schema, text, include_deleted, api_version, restrict_ids, ctx, read_through, indexed, live)
 
     def compile_now() -> Plan:
         bound = bound_query(org.schema, text)
@@ -125,6 +127,7 @@ def plan_for(
             read_through,
             json_records,
             indexed,
+            live,
         )
 
     return _plans.get_or_compute(key, compile_now)

@@ -6,7 +6,8 @@ predicates (:mod:`emulator.soql.predicates`), functions become DuckDB expression
 (:mod:`emulator.soql.functions`), and every user value stays a literal inside the tree.
 Besides the Salesforce semantics done by those modules, this one reproduces:
 
-- records in the recycle bin are invisible unless the query is a queryAll;
+- records in the recycle bin are invisible unless the query is a queryAll (a table known to
+  hold none, :mod:`emulator.store.recycle_bin`, needs no condition for it);
 - ``USING SCOPE mine`` keeps the running user's records;
 - ORDER BY ignores case, sorts picklists in their defined order, and puts nulls first
   ascending and last descending unless told otherwise;
@@ -138,6 +139,7 @@ def compile_plan(
     read_through: tuple[tuple[str, str], ...] = (),
     json_records: bool = True,
     indexed: frozenset[tuple[str, str]] = frozenset(),
+    without_deleted: frozenset[str] = frozenset(),
 ) -> Plan:
     """The plan of a bound query for one context (its day, time zone and fiscal year).
 
@@ -147,12 +149,15 @@ def compile_plan(
     catalog; they are qualified with it so DuckDB reads the table itself, not the fork's view.
     ``json_records`` lets DuckDB write the records as JSON where it can (emulator.soql.json_records).
     ``indexed`` names the ``(table, column)`` pairs with an index (emulator.soql.seek fences lookups on them).
+    ``without_deleted`` names tables known to hold no deleted record (emulator.store.recycle_bin): their
+    queries need no recycle-bin condition.
     """
     _check_relationship_levels(bound, api_version)
     translator = _Translator(ctx, schema, f"/services/data/v{api_version}/sobjects/", include_deleted)
     translator.catalogs = dict(read_through)
     translator.json_records = json_records
     translator.indexed = indexed
+    translator.without_deleted = without_deleted
     if restrict_ids and not bound.count_only and not bound.aggregate:
         return translator.records_plan(bound, restrict=True)
     return translator.plan(bound)
@@ -192,6 +197,7 @@ class _Translator:
         self.grouping_text = False
         self.json_records = True
         self.indexed: frozenset[tuple[str, str]] = frozenset()
+        self.without_deleted: frozenset[str] = frozenset()
         """True while translating an aggregate query: its text is grouped ignoring case."""
 
     def render(self, node: exp.Expression) -> str:
@@ -267,7 +273,11 @@ class _Translator:
         filters = []
         if where is not None:
             filters.append(exp.Paren(this=where))
-        if not self.include_deleted and obj.field("IsDeleted") is not None:
+        if (
+            not self.include_deleted
+            and obj.field("IsDeleted") is not None
+            and obj.name not in self.without_deleted
+        ):
             filters.append(
                 exp.Not(this=exp.Coalesce(this=column(alias, "IsDeleted"), expressions=[exp.false()]))
             )

@@ -454,6 +454,10 @@ class Org:
             cached = self._read_through_cache = (self.layout_version, value)
         return cached[1]
 
+    def read_through_owners(self) -> list[tuple[str, Org]]:
+        """``(table, org)`` for each table this fork reads from another org: that org."""
+        return list(self._source.items())
+
     def before_write(self, table: str) -> None:
         """Make ``table`` private to this org before writing it (copy-on-write between forks)."""
         if table in self._source:
