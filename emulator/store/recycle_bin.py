@@ -37,9 +37,8 @@ def _clean_own(owner: Org) -> frozenset[str]:
     found = owner.cache.get(_OWN_KEY)
     if found is not None:
         return found
-    tables = [
-        obj.name for obj in owner.schema if obj.field("IsDeleted") is not None and owner.has_table(obj.name)
-    ]
+    present = set(owner.table_names())
+    tables = [obj.name for obj in owner.schema if obj.field("IsDeleted") is not None and obj.name in present]
     clean: set[str] = set()
     if tables:
         with owner.lock:
