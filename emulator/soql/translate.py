@@ -198,11 +198,14 @@ class _Translator:
         self.json_records = True
         self.indexed: frozenset[tuple[str, str]] = frozenset()
         self.without_deleted: frozenset[str] = frozenset()
+        self.fenced = False
+        """True once a statement of this query has an indexed lookup fenced (emulator.soql.seek)."""
         """True while translating an aggregate query: its text is grouped ignoring case."""
 
     def render(self, node: exp.Expression) -> str:
         """DuckDB SQL for ``node`` (:meth:`base` qualified the tables a fork reads through)."""
-        narrow_fences(node)
+        if self.fenced:
+            narrow_fences(node)
         return _duckdb_sql(node)
 
     def render_from(self, select: exp.Select) -> str:
@@ -210,7 +213,8 @@ class _Translator:
 
         A records plan's two queries (records, JSON) share all of it, so it is rendered once.
         """
-        narrow_fences(select)  # while its select list, which reads columns too, is still there
+        if self.fenced:
+            narrow_fences(select)  # while its select list, which reads columns too, is still there
         select.set("expressions", [exp.Star()])
         text = self.render(select)
         assert text.startswith(_SELECT_STAR), text
@@ -266,6 +270,7 @@ class _Translator:
         seek = listed if listed is not None else seek_condition(where, alias, obj.name, self.indexed)
         if seek is not None:
             table = fenced(table, alias, seek)
+            self.fenced = True
         select = exp.Select(expressions=columns).from_(table, copy=False)
         for join in bound.joins.joins():
             self.qualified(join.this)
