@@ -92,7 +92,8 @@ def _statement(plan: Plan, sql: str, params: list[Any] | None) -> tuple[str, lis
 
 
 def fetch_records(org: Org, plan: Plan, params: list[Any] | None = None) -> tuple[list[tuple], bool]:
-    """The rows of a records plan, and whether they are ``(Id, record JSON)`` pairs DuckDB wrote.
+    """The rows of a records or aggregate plan, and whether they are ``(Id, record JSON)`` pairs DuckDB
+    wrote (an aggregate row's Id is null).
 
     DuckDB writes the JSON when the plan can and the query is expected to return many rows:
     first as the plan's static guess says, then as its last run showed (DuckDB's JSON functions
@@ -123,12 +124,14 @@ def first_batch_parts(org: Org, plan: Plan, batch_size: int, api_version: str) -
         rows = fetch(org, plan)
         return {"totalSize": int(rows[0][0]) if rows else 0, "done": True}, []
     if plan.kind == "aggregate":
-        rows = fetch(org, plan)
+        rows, as_json = fetch_records(org, plan)
         if len(rows) > MAX_AGGREGATE_ROWS:
             raise SalesforceError(
                 "MALFORMED_QUERY",
                 "Aggregate query does not support queryMore(), use LIMIT to restrict the results to a single batch",
             )
+        if as_json:
+            return {"totalSize": len(rows), "done": True}, [row[1] for row in rows]
         with bulk_allocation():
             records = [plan.build(r) for r in rows]
         return {"totalSize": len(rows), "done": True}, records

@@ -116,6 +116,21 @@ def record_struct(
     return _pairs(pairs)
 
 
+JSON_AS_IS_TYPES = frozenset(
+    "id reference string textarea picklist multipicklist combobox email phone url encryptedstring "
+    "boolean int long date datetime".split()
+)
+"""Salesforce types whose :func:`~emulator.soql.shape.wire_value` DuckDB writes as JSON exactly as
+Python's encoder does (text, integers, booleans; dates already formatted). Numbers with decimals
+are left to Python, whose float formatting DuckDB's need not match."""
+
+
+def aggregate_struct(values: list[tuple[str, str]]) -> exp.Expression | None:
+    """The struct of one AggregateResult (``attributes {type}`` and each value's rendered SQL), or None."""
+    attributes = _pairs([("type", exp.Literal.string("AggregateResult"))])
+    return _pairs([("attributes", attributes), *((key, exp.Var(this=sql)) for key, sql in values)])
+
+
 def record_json(struct: exp.Expression) -> exp.Expression:
     """``to_json(struct)`` as text."""
     return exp.Cast(

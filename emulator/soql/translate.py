@@ -32,7 +32,7 @@ from emulator.soql.data_categories import category_predicate
 from emulator.soql.errors import malformed
 from emulator.soql.functions import TEXT_TYPES, CompileContext, Typed, function_of, translate_function
 from emulator.soql.grouping import ignoring_case, shown_spelling, subtotal_order
-from emulator.soql.json_records import record_json, record_struct
+from emulator.soql.json_records import JSON_AS_IS_TYPES, aggregate_struct, record_json, record_struct
 from emulator.soql.limits import MAX_RELATIONSHIP_LEVELS, MAX_RELATIONSHIP_LEVELS_BEFORE_58
 from emulator.soql.nodes import FieldPath, offset_of
 from emulator.soql.predicates import translate_condition
@@ -370,16 +370,19 @@ class _Translator:
     def _aggregate_plan(self, bound: BoundQuery) -> Plan:
         columns = _Columns()
         entries: list[Entry] = []
+        as_json = True  # DuckDB can write each row's JSON (emulator.soql.json_records)
         for item in bound.items:
             assert isinstance(item, ExprItem)
             typed = self.operand(item.node)
             spec = function_of(item.node)
             if spec is not None and spec.convert is not None:
                 entries.append((item.key, converted(columns.add(typed.sql), spec.convert(typed, self.ctx))))
+                as_json = False
                 continue
             shown = shown_spelling(typed, bound.group_kind is not None)
             index = columns.add(wire_value(shown, typed.type))
             entries.append((item.key, converted(index, converter(typed.type))))
+            as_json = as_json and typed.type in JSON_AS_IS_TYPES
         select = self.base(bound, columns.expressions)
         typed_groups = [self.operand(g) for g in bound.group]
         groups = [g.sql for g in typed_groups]
@@ -395,8 +398,17 @@ class _Translator:
         if not ordered and bound.group_kind is not None:
             ordered = subtotal_order(typed_groups)
         select = self.finish(select, bound, ordered)
-        sql = f"SELECT {', '.join(columns.sqls)}{self.render_from(select)}"
-        return Plan(sql, "aggregate", aggregate_builder(entries))
+        rest = self.render_from(select)
+        plan = Plan(f"SELECT {', '.join(columns.sqls)}{rest}", "aggregate", aggregate_builder(entries))
+        struct = (
+            aggregate_struct([(key, columns.sqls[source]) for key, source in entries])  # type: ignore[index]
+            if as_json and all(isinstance(source, int) for _, source in entries)
+            else None
+        )
+        if struct is not None:
+            record = record_json(struct)
+            plan.json_source = lambda: f"SELECT NULL, {_duckdb_sql(record)}{rest}"
+        return plan
 
     def records_plan(
         self, bound: BoundQuery, parent_key: exp.Expression | None = None, restrict: bool = False
