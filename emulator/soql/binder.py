@@ -31,7 +31,7 @@ from emulator.soql.features import refuse_missing_features
 from emulator.soql.functions import function_of
 from emulator.soql.functions.registry import ARGUMENT, GROUP_BY, HAVING, ORDER_BY, SELECT, WHERE
 from emulator.soql.limits import FIELDS_MACRO_LIMIT, MAX_RELATIONSHIP_LEVELS, checked_limit, checked_offset
-from emulator.soql.nodes import FieldPath, offset_of
+from emulator.soql.nodes import FieldPath, conjuncts, offset_of
 from emulator.soql.resolve import NAME_ENTITY_FIELDS, JoinNode, JoinTree, ResolvedField
 from metadata.model import Field, Schema, SObject
 
@@ -387,14 +387,8 @@ def _bounded(bound: BoundQuery) -> bool:
     """
     if bound.limit is not None and bound.limit <= FIELDS_MACRO_LIMIT:
         return True
-    conjuncts = [bound.where] if bound.where is not None else []
-    while conjuncts:
-        node = conjuncts.pop()
-        if isinstance(node, exp.And):
-            conjuncts.extend((node.this, node.expression))
-        elif isinstance(node, exp.Paren):
-            conjuncts.append(node.this)
-        elif isinstance(node, (exp.EQ, exp.In)) and _is_own_id(node.this):
+    for node in conjuncts(bound.where):
+        if isinstance(node, (exp.EQ, exp.In)) and _is_own_id(node.this):
             values = [node.expression] if isinstance(node, exp.EQ) else node.expressions
             if (
                 values

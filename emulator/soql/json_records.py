@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from sqlglot import exp
 
+from emulator.soql.nodes import conjuncts
 from emulator.soql.resolve import JoinNode
 
 AddressParts = dict[str, int]
@@ -153,14 +154,8 @@ def worth_writing_json(bound, table_rows: Callable[[], int | None]) -> bool:
         return False  # no records to write (the flag only matters to records plans)
     if bound.limit is not None and bound.limit < MANY_ROWS:
         return False
-    conjuncts = [bound.where] if bound.where is not None else []
-    while conjuncts:
-        node = conjuncts.pop()
-        if isinstance(node, exp.And):
-            conjuncts.extend((node.this, node.expression))
-        elif isinstance(node, exp.Paren):
-            conjuncts.append(node.this)
-        elif isinstance(node, (exp.EQ, exp.In)):
+    for node in conjuncts(bound.where):
+        if isinstance(node, (exp.EQ, exp.In)):
             resolved = node.this.meta.get("resolved") if node.this is not None else None
             if resolved is not None and resolved.field.type in ("id", "reference"):
                 return False

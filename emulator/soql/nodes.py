@@ -125,3 +125,14 @@ def offset_of(node: exp.Expression | None) -> int | None:
         if offset is not None:
             return offset
     return None
+
+
+def conjuncts(condition: exp.Expression | None) -> list[exp.Expression]:
+    """The top-level AND operands of ``condition`` (parentheses removed)."""
+    if condition is None:
+        return []
+    while isinstance(condition, exp.Paren):
+        condition = condition.this
+    if isinstance(condition, exp.And):
+        return conjuncts(condition.left) + conjuncts(condition.right)
+    return [condition]

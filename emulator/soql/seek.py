@@ -6,8 +6,9 @@ DuckDB's src/function/table/table_scan.cpp, https://github.com/duckdb/duckdb, fa
 a sequential scan when ``filter_set.filters.size() != 1``). A SOQL query almost always has
 more: the recycle bin rule alone adds one. So when a top-level AND condition of the WHERE
 compares an indexed column (:mod:`emulator.store.indexes`) with constants, the FROM object
-becomes ``(SELECT * FROM <table> AS t0 WHERE <that condition> OFFSET 0) AS t0``: ``OFFSET 0``
-keeps DuckDB from merging the outer filters into that scan, and the outer WHERE stays whole.
+becomes ``(SELECT <the columns the statement reads> FROM <table> AS t0 WHERE <that condition>
+OFFSET 0) AS t0``: ``OFFSET 0`` keeps DuckDB from merging the outer filters into that scan,
+and the outer WHERE stays whole.
 Only indexed columns are fenced: on a small table the fence costs more than the scan it
 replaces.
 
@@ -22,20 +23,11 @@ from collections.abc import Iterable
 
 from sqlglot import exp
 
+from emulator.soql.nodes import conjuncts
+
 ID_LIST_FUNCTION = "__SF_ID_LIST__"
 ID_LIST = f"{ID_LIST_FUNCTION}()"
 """What a plan's SQL holds where the Id list given at run time goes (an IN list's contents)."""
-
-
-def conjuncts(condition: exp.Expression | None) -> list[exp.Expression]:
-    """The top-level AND operands of ``condition`` (parentheses removed)."""
-    if condition is None:
-        return []
-    while isinstance(condition, exp.Paren):
-        condition = condition.this
-    if isinstance(condition, exp.And):
-        return conjuncts(condition.left) + conjuncts(condition.right)
-    return [condition]
 
 
 def seek_condition(

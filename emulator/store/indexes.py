@@ -84,25 +84,23 @@ def index_name(table: str, key: str) -> str:
     return f"{INDEX_PREFIX}{table}_{key.replace('(', '_').replace(')', '')}"
 
 
-def create_indexes(org: Org, table: str, rows: int | None = None) -> bool:
-    """Index ``table`` (in ``org``'s own catalog) when it has :data:`INDEX_MIN_ROWS` rows; True if it did.
+def create_indexes(org: Org, table: str) -> None:
+    """Index ``table`` (in ``org``'s own catalog) when it has :data:`INDEX_MIN_ROWS` rows.
 
     Runs on the caller's transaction when one is open.
     """
     obj = org.schema.get(table)
     if obj is None:
-        return False
-    if rows is None:
-        rows = org.con.execute(f"SELECT count(*) FROM {quote(org.catalog)}.main.{quote(table)}").fetchone()[0]
+        return
+    rows = org.con.execute(f"SELECT count(*) FROM {quote(org.catalog)}.main.{quote(table)}").fetchone()[0]
     if rows < INDEX_MIN_ROWS:
-        return False
+        return
     for key in index_keys(obj):
         org.con.execute(
             f"CREATE INDEX IF NOT EXISTS {quote(index_name(table, key))} "
             f"ON {quote(org.catalog)}.main.{quote(table)} ({_key_sql(key)})"
         )
     org.index_generation += 1
-    return True
 
 
 def copy_indexes(org: Org, table: str, source_catalog: str) -> None:
