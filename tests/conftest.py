@@ -16,6 +16,9 @@ writes stay in its fork):
 - ``crmarena_dataset`` and ``crmarena_fork``: the default CRMArena org (``full``, seed 0) in the
   session's cache; tests using them are ``slow`` (they build a CRMArena-size org);
 - ``recorded``: wraps an org's DuckDB cursor so ``org.con.statements`` lists the SQL it runs.
+
+Threads: the session runs with ``CRMARENA_SF_CHECK_THREADS=1`` (subprocesses too), so a thread
+that takes an org's DuckDB cursor without the org's lock fails at once.
 """
 
 from __future__ import annotations
@@ -79,6 +82,12 @@ def pytest_configure(config: pytest.Config) -> None:
     private = Path(tempfile.mkdtemp(prefix="crmarena-sf-test-cache-"))
     config.stash[_PRIVATE_CACHE_KEY] = private
     os.environ["CRMARENA_SF_CACHE"] = str(private)
+    # Every org in the session, subprocesses' too, refuses its cursor to a thread without its lock
+    # (emulator/store/org.py, "Threads"): a race shows on its first try, not one run in ten.
+    from emulator.store import org as org_module
+
+    os.environ["CRMARENA_SF_CHECK_THREADS"] = "1"
+    org_module.CHECK_THREADS = True
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -8,6 +8,27 @@ catalog whose DuckDB search path continues into its parent's, so it reads the pa
 tables in place, and a table is copied only when either side first writes to it
 (copy-on-write per table). Record operations live in :mod:`emulator.store.dml`; this
 module owns the connection, the transaction and who reads whose tables.
+
+Threads. DuckDB refuses a statement on a connection (or cursor) that is running one for
+another thread ("connection is busy with another call"), and a result must be fetched before
+the next statement, so every DuckDB handle here has one rule that keeps it safe:
+
+- ``_root`` (the DuckDB connection of the first org of a family; its forks are catalogs
+  attached to it): used only under the process-wide ``_root_lock`` (ATTACH, DETACH, cursor());
+- ``_con`` (the org's own cursor): used only by the thread holding the org's lock, for a whole
+  statement and the fetching of its result. :attr:`Org.con` hands it out; helpers that run a
+  statement on it (:meth:`table_names`, :meth:`count`, :meth:`refresh_counters`) take the lock
+  themselves. To read an ancestor's tables a fork uses its own cursor with the ancestor's
+  qualified names, never the ancestor's cursor; locks are taken in one order, an org before
+  its forks, so two threads never wait on each other;
+- the read pool's cursors (:mod:`emulator.store.readers`): each lent to one thread at a time;
+- ``_write_lock.connection`` (an org file opened writable): used inside a transaction, that
+  is under the org's lock.
+
+With ``CRMARENA_SF_CHECK_THREADS=1`` in the environment (the test suite sets it), a thread
+that takes an org's own cursor without holding its lock raises :class:`CursorMisuse` at
+once, rather than racing another thread only now and then; the thread that made the org may
+still use it unlocked (building, loading).
 """
 
 from __future__ import annotations
@@ -15,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import os
 import threading
 import weakref
 from collections.abc import Callable, Iterator
@@ -42,6 +64,14 @@ _templates: dict[tuple[str, tuple[str, ...]], Org] = {}
 _templates_lock = threading.Lock()
 _root_lock = threading.RLock()
 
+CHECK_THREADS = os.environ.get("CRMARENA_SF_CHECK_THREADS", "") not in ("", "0")
+"""Raise :class:`CursorMisuse` when a thread takes an org's cursor without its lock (see the module docstring)."""
+
+
+class CursorMisuse(RuntimeError):
+    """An org's own cursor taken by a thread that neither holds the org's lock nor made the org."""
+
+
 ChangeListener = Callable[["Org", str, list[str], str], None]
 """Called as ``listener(org, object_name, ids, kind)`` with kind insert|update|delete|undelete, inside the write's transaction."""
 
@@ -60,6 +90,8 @@ class Org:
         path: str | None = None,
     ) -> None:
         self._root = connection
+        self._creator = threading.get_ident()
+        """The thread that made this org: it may use the cursor without the lock (see CHECK_THREADS)."""
         self._con = connection.cursor()
         self._con.execute(f"USE {quote(catalog)}")
         self.catalog = catalog
@@ -107,7 +139,13 @@ class Org:
     def con(self) -> duckdb.DuckDBPyConnection:
         """The cursor this thread's statements run on: the org's own, or inside :meth:`reading` the thread's."""
         reader = self._read_pool.cursor
-        return self._con if reader is None else reader
+        if reader is not None:
+            return reader
+        if CHECK_THREADS and threading.get_ident() != self._creator and not self._lock._is_owned():
+            raise CursorMisuse(
+                f"{threading.current_thread().name} took the cursor of org {self.catalog} without its lock"
+            )
+        return self._con
 
     @con.setter
     def con(self, cursor: duckdb.DuckDBPyConnection) -> None:
@@ -415,8 +453,8 @@ class Org:
         """End any half-read result on this org's and its forks' cursors (they pin an attached file)."""
         for org in [self, *self._descendants()]:
             if not org._closed:
-                with contextlib.suppress(duckdb.Error):
-                    org.con.execute("SELECT 1")
+                with org._lock, contextlib.suppress(duckdb.Error):  # a fork's cursor: under the fork's lock
+                    org._con.execute("SELECT 1")
 
     def _descendants(self) -> list[Org]:
         found = []
@@ -468,10 +506,13 @@ class Org:
                 reader._materialize(table)
 
     def _materialize(self, table: str) -> None:
-        owner = self._source.get(table)
-        if owner is None:
+        if table not in self._source:
             return
         with self.lock:
+            # Asked again under the lock: the parent's writer and this fork's own may both get here.
+            owner = self._source.get(table)
+            if owner is None or self._closed:
+                return
             # Once this org holds its own copy, descendants that still read an ancestor's table
             # would find this copy first on their search path: give them theirs before it changes.
             for child in list(self._children):
@@ -501,11 +542,12 @@ class Org:
         self._path_version += 1
 
     def _drop_from_path(self, catalog: str) -> None:
-        for child in list(self._children):
-            child._drop_from_path(catalog)
-        if catalog in self._path:
-            self._path.remove(catalog)
-            self._set_search_path()
+        with self.lock:  # another thread may be querying this fork on its cursor
+            for child in list(self._children):
+                child._drop_from_path(catalog)
+            if catalog in self._path:
+                self._path.remove(catalog)
+                self._set_search_path()
 
     def _read_through_again_after_rollback(self) -> None:
         """A rollback undid the copies made inside the transaction: read the owner's tables again."""
@@ -517,10 +559,11 @@ class Org:
 
     def table_names(self) -> list[str]:
         """Every table this org reads: its own and those a fork still shares with its parent, sorted."""
-        rows = self.con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_catalog = ? AND table_schema = 'main'",
-            [self.catalog],
-        ).fetchall()
+        with self.lock:
+            rows = self.con.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_catalog = ? AND table_schema = 'main'",
+                [self.catalog],
+            ).fetchall()
         return sorted({r[0] for r in rows} | set(self._source))
 
     def own_tables(self) -> list[str]:
@@ -549,6 +592,10 @@ class Org:
 
     def refresh_counters(self) -> None:
         """Recompute Id counters and auto-numbers from the stored rows (after a bulk load or reopen)."""
+        with self.lock:
+            self._refresh_counters()
+
+    def _refresh_counters(self) -> None:
         from emulator.store.derive import AUTONUMBER_FORMATS
 
         held = set(self.table_names())
@@ -604,7 +651,8 @@ class Org:
         """How many records of an object the org holds."""
         obj = self.sobject(object_name)
         where = "" if include_deleted or obj.field("IsDeleted") is None else ' WHERE NOT "IsDeleted"'
-        return self.con.execute(f"SELECT count(*) FROM {quote(obj.name)}{where}").fetchone()[0]
+        with self.lock:
+            return self.con.execute(f"SELECT count(*) FROM {quote(obj.name)}{where}").fetchone()[0]
 
     def notify(self, object_name: str, record_ids: list[str], kind: str) -> None:
         for listener in self.listeners:
