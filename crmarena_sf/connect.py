@@ -103,6 +103,19 @@ def emulated_org(sf: Salesforce):
     return adapter.router.org if isinstance(adapter, EmulatorAdapter) else None
 
 
+def emulator_errors(sf: Salesforce) -> list[str]:
+    """The server errors (HTTP 5xx) the emulator answered ``sf`` so far, each ``METHOD path: body``.
+
+    A 5xx from the emulator is a defect of the emulator, not something a client did: the
+    benchmark runner does not score an episode that met one. Empty for a real org, whose 5xx
+    are its own.
+    """
+    from emulator.rest.adapter import EmulatorAdapter
+
+    adapter = sf.session.get_adapter(f"https://{sf.sf_instance}/") if sf.session else None
+    return list(adapter.server_errors) if isinstance(adapter, EmulatorAdapter) else []
+
+
 def connect_salesforce(
     *,
     version: str = DEFAULT_VERSION,

@@ -44,7 +44,11 @@ class EpisodeLog:
         self._file = None
 
     def open(self, fresh: bool = False) -> dict[int, EpisodeResult]:
-        """Episodes already done (empty for a new or ``fresh`` log); the log is then ready to append."""
+        """Episodes already done (empty for a new or ``fresh`` log); the log is then ready to append.
+
+        An unscored episode (``EpisodeResult.scored`` false: the emulator failed) is not done: it
+        runs again, and its new line supersedes the old one (the last line of an idx counts).
+        """
         done: dict[int, EpisodeResult] = {}
         if self.path.exists() and not fresh:
             lines = self.path.read_text(encoding="utf-8").splitlines()
@@ -63,6 +67,7 @@ class EpisodeLog:
                 if raw is not None:
                     result = EpisodeResult.from_json(raw)
                     done[result.idx] = result
+            done = {idx: result for idx, result in done.items() if result.scored}
             self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
             if lines and not self.path.read_text(encoding="utf-8").endswith("\n"):
                 self._file.write("\n")  # after a line cut short by a kill

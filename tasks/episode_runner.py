@@ -4,7 +4,11 @@ On the emulator every episode gets a copy-on-write fork of the template, closed 
 episode ends, so an agent that writes cannot disturb another episode. On a real org there
 is nothing to fork: episodes share one connection, and an agent that writes changes the org
 for later episodes (results.json's settings say which backend ran). An episode whose agent
-raises scores 0 and keeps the error; the run goes on.
+raises scores 0 and keeps the error; the run goes on. An episode in which the emulator
+answered a server error (a 5xx: a defect of the emulator, whatever the agent made of it) is
+not scored at all: it is recorded with ``scored`` false and the error, and runs again on
+resume. It is detected where the emulator answers, the fork's transport adapter, since an LLM
+agent sees a failed call only as an observation.
 
 The org clock is frozen only for tasks that carry ``params.now`` (the text-to-SOQL track's
 date-literal questions). CRMArena's nine tasks state "today" in their text instead, and the
@@ -20,6 +24,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from crmarena_sf.connect import connect, emulator_errors
 from tasks.records import TaskRecord
 from tasks.results import EpisodeResult
 from tasks.scoring import reward
@@ -40,7 +45,6 @@ class EpisodeRunner:
 
     def _connection(self):
         """A client for one episode, and the fork to close after it (None on a real org)."""
-        from crmarena_sf.connect import connect
 
         with self._lock:
             if self.backend == "salesforce":
@@ -61,6 +65,18 @@ class EpisodeRunner:
         if now and fork is not None:
             fork.clock.freeze(now)  # the instant the task's date literals mean (text-to-SOQL track)
         try:
+            result = self._episode(task, sf)
+            failures = emulator_errors(sf) if fork is not None else []
+            if failures:
+                result.scored, result.reward = False, 0.0
+                result.error = f"the emulator failed ({len(failures)} server error(s); first: {failures[0]})"
+            return result
+        finally:
+            if fork is not None:
+                fork.close()
+
+    def _episode(self, task: TaskRecord, sf) -> EpisodeResult:
+        try:
             outcome = self.agent.run(task, sf)
             return EpisodeResult(
                 task.idx,
@@ -76,9 +92,6 @@ class EpisodeRunner:
             return EpisodeResult(
                 task.idx, task.task, None, task.answer, 0.0, [], f"{type(exc).__name__}: {exc}"
             )
-        finally:
-            if fork is not None:
-                fork.close()
 
     def _reward(self, task: TaskRecord, outcome, sf) -> float:
         if task.reward_metric == "soql_execution":

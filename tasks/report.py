@@ -82,7 +82,8 @@ def render_html(results: Results, data: dict[str, Any]) -> str:
 
 def _header(results: Results, who: str) -> str:
     settings = results.settings
-    errors = sum(1 for e in results.episodes if e.error)
+    errors = sum(1 for e in results.scored if e.error)
+    unscored = len(results.unscored)
     facts = [
         f"{len(results.episodes):,} episodes",
         f"{len(results.scores)} of {len(FAMILIES) if set(results.scores) <= set(FAMILIES) else len(ALL_FAMILIES)} tasks",
@@ -92,6 +93,11 @@ def _header(results: Results, who: str) -> str:
         facts.append(f"org {settings['org']}")
     if errors:
         facts.append(f"{errors} episode{'s' if errors != 1 else ''} failed with an error")
+    if unscored:
+        facts.append(
+            f"{unscored} episode{'s' if unscored != 1 else ''} not scored (the emulator failed; a resume runs "
+            f"{'them' if unscored != 1 else 'it'} again)"
+        )
     return (
         f"<header><h1>CRMArena results: {_e(who)}</h1>"
         f'<p class="overall"><span class="big">{results.overall:.1f}</span> overall '
@@ -238,11 +244,13 @@ def _episodes(results: Results, pairs: list[tuple[EpisodeResult, Any]]) -> str:
     pairs = sorted(pairs, key=lambda p: (order[p[0].task], p[0].idx))
     scores, counts = results.scores, results.counts
     sections = []
-    for task in (t for t in ALL_FAMILIES if t in counts):
+    present = {e.task for e, _ in pairs}
+    for task in (t for t in ALL_FAMILIES if t in present):
         items = "".join(_episode(e, raw) for e, raw in pairs if e.task == task)
+        score = f"score {scores[task]:.1f}" if task in scores else "not scored"
         sections.append(
             f'<section class="task" id="task-{_e(task)}"><h3>{_e(task)} '
-            f'<span class="muted">{counts[task]:,} episodes, score {scores[task]:.1f}</span></h3>{items}</section>'
+            f'<span class="muted">{counts.get(task, 0):,} episodes, {score}</span></h3>{items}</section>'
         )
     return (
         '<section id="episodes"><h2>Episodes</h2><p class="note">Each line: idx, task, reward, answer, gold '
@@ -255,7 +263,7 @@ def _episode(episode: EpisodeResult, raw: Any) -> str:
     raw = raw if isinstance(raw, dict) else {}
     outcome = (
         "error"
-        if episode.error
+        if episode.error or not episode.scored
         else "pass"
         if episode.reward == 1
         else "partial"
@@ -277,6 +285,8 @@ def _episode(episode: EpisodeResult, raw: Any) -> str:
     ]
     if episode.error:
         facts.append(("error", episode.error))
+    if not episode.scored:
+        facts.append(("scored", "no: a failure outside the agent, left out of every score"))
     if "turns" in raw:
         facts.append(("turns", _as_text(raw["turns"])))
     if isinstance(raw.get("usage"), dict):

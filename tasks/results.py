@@ -1,7 +1,13 @@
 """``results.json``: the contract between the runner, the report and any outside analysis.
 
-``{overall, scores: {task: 0-100}, counts: {task: episodes}, settings: {...}, episodes:
-[{idx, task, answer, gold, reward, trajectory, error?}]}``, with tasks in CRMArena's order.
+``{overall, scores: {task: 0-100}, counts: {task: episodes}, settings: {...}, unscored?,
+episodes: [{idx, task, answer, gold, reward, trajectory, error?, scored?}]}``, with tasks in
+CRMArena's order.
+
+An episode is either scored (its reward counts, also when the agent failed with an error) or
+not: ``"scored": false`` marks one that ended on a failure of the machinery around the agent
+(the emulator answered a server error), which says nothing about the agent. Unscored episodes
+stay out of the scores and counts, are counted under ``unscored``, and run again on resume.
 ``read_results`` loads one back (scores are recomputed from the episodes, as the runner
 computed them); keys it does not model (an LLM agent's ``usage``, ``turns``) stay in the raw
 JSON it also returns.
@@ -34,6 +40,8 @@ class EpisodeResult:
     error: str | None = None
     turns: int | None = None
     usage: dict[str, int] | None = None
+    scored: bool = True
+    """False when the episode ended on a failure outside the agent (see the module docstring)."""
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -47,6 +55,8 @@ class EpisodeResult:
         for key in ("error", "turns", "usage"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
+        if not self.scored:
+            out["scored"] = False
         return out
 
     @classmethod
@@ -94,14 +104,24 @@ class Results:
         return cls(dict(data["settings"]), episodes)
 
     @property
+    def scored(self) -> list[EpisodeResult]:
+        """The episodes whose reward counts, in idx order."""
+        return [e for e in sorted(self.episodes, key=lambda e: e.idx) if e.scored]
+
+    @property
+    def unscored(self) -> list[EpisodeResult]:
+        """The episodes a failure outside the agent ended (not in any score; a resume runs them again)."""
+        return [e for e in sorted(self.episodes, key=lambda e: e.idx) if not e.scored]
+
+    @property
     def scores(self) -> dict[str, float]:
-        raw = task_scores((e.task, e.reward) for e in sorted(self.episodes, key=lambda e: e.idx))
+        raw = task_scores((e.task, e.reward) for e in self.scored)
         return {task: raw[task] for task in ALL_FAMILIES if task in raw}
 
     @property
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
-        for e in self.episodes:
+        for e in self.scored:
             out[e.task] = out.get(e.task, 0) + 1
         return {task: out[task] for task in ALL_FAMILIES if task in out}
 
@@ -135,6 +155,8 @@ class Results:
         }
         if self.usage is not None:
             out["usage"] = self.usage
+        if self.unscored:
+            out["unscored"] = len(self.unscored)
         out["episodes"] = [e.to_json() for e in sorted(self.episodes, key=lambda e: e.idx)]
         return out
 
@@ -156,10 +178,17 @@ class Results:
         lines = [f"{'task':<{width}}  {'episodes':>8}  {'score':>6}"]
         lines += [f"{t:<{width}}  {counts[t]:>8}  {scores[t]:>6.1f}" for t in scores]
         lines.append(f"{'overall':<{width}}  {sum(counts.values()):>8}  {self.overall:>6.1f}")
-        errors = sum(1 for e in self.episodes if e.error)
+        errors = sum(1 for e in self.scored if e.error)
         if errors:
             lines.append(
                 f"({errors} episode{'s' if errors != 1 else ''} failed with an error; see results.json)"
+            )
+        unscored = self.unscored
+        if unscored:
+            n = len(unscored)
+            lines.append(
+                f"({n} episode{'s' if n != 1 else ''} not scored: {unscored[0].error}; "
+                "the same command runs them again)"
             )
         return "\n".join(lines)
 
@@ -198,6 +227,9 @@ def _episode_from_json(raw: Any, where: str) -> EpisodeResult:
     if not isinstance(trajectory, list):
         raise ResultsFileError(f"{where}: trajectory must be a list, not a {_json_type(trajectory)}")
     error, turns, usage = raw.get("error"), raw.get("turns"), raw.get("usage")
+    scored = raw.get("scored", True)
+    if not isinstance(scored, bool):
+        raise ResultsFileError(f"{where}: scored must be true or false, not {scored!r}")
     return EpisodeResult(
         idx=idx,
         task=task,
@@ -208,6 +240,7 @@ def _episode_from_json(raw: Any, where: str) -> EpisodeResult:
         error=None if error is None else str(error),
         turns=turns if isinstance(turns, int) and not isinstance(turns, bool) else None,
         usage=usage if isinstance(usage, dict) else None,
+        scored=scored,
     )
 
 

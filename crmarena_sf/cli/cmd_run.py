@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 from crmarena_sf.cli.arguments import add_org_options, add_task_set_options, connect_for_cli, positive_int
-from crmarena_sf.cli.errors import CliError
+from crmarena_sf.cli.errors import EXIT_FAILED, CliError
 
 
 def register(subparsers) -> None:
@@ -128,9 +128,11 @@ def run_benchmark_command(args) -> int:
     with progress_bar(len(tasks), f"running {args.agent}", enabled=not args.quiet) as bar:
 
         def on_episode(result) -> None:
-            done["n"] += 1
-            done["reward"] += result.reward
-            bar.set_postfix_str(f"mean reward {100 * done['reward'] / done['n']:.1f}")
+            if result.scored:
+                done["n"] += 1
+                done["reward"] += result.reward
+            if done["n"]:
+                bar.set_postfix_str(f"mean reward {100 * done['reward'] / done['n']:.1f}")
             bar.update(1)
 
         try:
@@ -168,7 +170,7 @@ def run_benchmark_command(args) -> int:
     results.write(args.out)
     print(results.table())
     print(f"results: {args.out}")
-    return 0
+    return EXIT_FAILED if results.unscored else 0
 
 
 def _agent_spec(args, AgentSpec):

@@ -66,10 +66,18 @@ class EmulatorAdapter(BaseAdapter):
         super().__init__()
         self.router = router
         self.instance_url = instance_url.rstrip("/")
+        self.server_errors: list[str] = []
+        """Every 5xx this adapter answered (``METHOD path: body``): an emulator defect, never the client's doing.
+        The benchmark runner reads it to tell an episode the emulator failed from a wrong answer."""
 
     def send(self, request, stream=False, timeout=None, verify=True, cert=None, proxies=None):  # noqa: D401
         """Answer ``request`` (a ``requests.PreparedRequest``) with a ``requests.Response``."""
         reply = answer(self.router, request, self.instance_url)
+        if reply.status >= 500:
+            path = request.path_url.split("?", 1)[0]
+            self.server_errors.append(
+                f"{request.method} {path}: {reply.body[:500].decode('utf-8', 'replace')}"
+            )
         response = requests.Response()
         response.status_code = reply.status
         response.reason = _REASONS.get(reply.status, "")
