@@ -9,7 +9,7 @@ __version__ = "0.1.0"
 
 # Both modules import their heavy dependencies (simple-salesforce, duckdb, responses) on first
 # use, so importing the package (and starting the CLI) stays fast.
-from crmarena_sf.connect import connect  # noqa: E402
-from crmarena_sf.mock import mock_salesforce  # noqa: E402
+from crmarena_sf.connection.connect import connect  # noqa: E402
+from crmarena_sf.connection.mock import mock_salesforce  # noqa: E402
 
 __all__ = ["__version__", "connect", "mock_salesforce"]

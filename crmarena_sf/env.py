@@ -2,7 +2,7 @@
 
 ``reset()`` gives the agent its task (and a fresh copy-on-write fork of the org);
 ``step(action)`` returns ``(observation, reward, terminated, truncated, info)``. Actions and
-observations are the agents' own (:mod:`tasks.tools`, :mod:`tasks.observation`):
+observations are the agents' own (:mod:`crmarena_sf.tasks.tools`, :mod:`crmarena_sf.tasks.observation`):
 
 - ``mode="tools"``: an action is a tool call ``{"name": ..., "arguments": {...}}`` with one of
   the 27 CRMArena tools; the observation is the ``str()`` of its result;
@@ -19,15 +19,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, clip
-from tasks.agents.prompts import system_prompt, task_message
-from tasks.agents.text_actions import ACTION, NO_ACTION
-from tasks.observation import observation, run_query
-from tasks.org_client import OrgClient
-from tasks.records import TaskRecord, from_json
-from tasks.scoring import reward
-from tasks.tools import call_tool
-from tasks.tools.schemas import TOOL_SCHEMAS
+from crmarena_sf.tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, clip
+from crmarena_sf.tasks.agents.prompts import system_prompt, task_message
+from crmarena_sf.tasks.agents.text_actions import ACTION, NO_ACTION
+from crmarena_sf.tasks.observation import observation, run_query
+from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.records import TaskRecord, from_json
+from crmarena_sf.tasks.scoring import reward
+from crmarena_sf.tasks.tools import call_tool
+from crmarena_sf.tasks.tools.schemas import TOOL_SCHEMAS
 
 MODES = ("tools", "text")
 
@@ -46,7 +46,7 @@ class CRMArenaEnv:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.task = task if isinstance(task, TaskRecord) else from_json(task)
         self.mode, self.max_turns, self.max_observation = mode, max_turns, max_observation
-        from crmarena_sf.orgs import resolve_org
+        from crmarena_sf.connection.orgs import resolve_org
 
         self._template = resolve_org(org)
         self._owns_template = self._template is not org
@@ -57,7 +57,7 @@ class CRMArenaEnv:
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[str, dict[str, Any]]:
         """Start the episode on a fresh fork of the org; the observation is the task message."""
-        from crmarena_sf.connect import connect
+        from crmarena_sf.connection.connect import connect
 
         self._close_fork()
         self._fork = self._template.fork()

@@ -67,8 +67,8 @@ def _freeze(request, org) -> None:
 @pytest.fixture
 def sf_org(request, _crmarena_sf_templates):
     """A simple-salesforce client on a private fork of the CRMArena org (or the org the test names)."""
-    from crmarena_sf.connect import connect
-    from crmarena_sf.orgs import resolve_org
+    from crmarena_sf.connection.connect import connect
+    from crmarena_sf.connection.orgs import resolve_org
 
     name = _org_name(request)
     template = _crmarena_sf_templates.get(name)
@@ -84,8 +84,8 @@ def sf_org(request, _crmarena_sf_templates):
 @pytest.fixture
 def sf_blank(request):
     """A simple-salesforce client on a new, empty org with the CRMArena schema."""
-    from crmarena_sf.connect import connect
-    from crmarena_sf.orgs import resolve_org
+    from crmarena_sf.connection.connect import connect
+    from crmarena_sf.connection.orgs import resolve_org
 
     org = resolve_org("blank")
     _freeze(request, org)
@@ -97,6 +97,6 @@ def sf_blank(request):
 @pytest.fixture
 def sf_clock(sf_org):
     """The clock of ``sf_org``'s org: ``sf_clock.freeze("2024-01-01T00:00:00Z")``, ``sf_clock.unfreeze()``."""
-    from crmarena_sf.connect import emulated_org
+    from crmarena_sf.connection.connect import emulated_org
 
     return emulated_org(sf_org).clock

@@ -1,6 +1,6 @@
 """The offline Salesforce org: DuckDB storage, SOQL/SOSL engines and the REST API."""
 
-from emulator.errors import SalesforceError
-from emulator.store.org import Org
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.store.org import Org
 
 __all__ = ["Org", "SalesforceError"]

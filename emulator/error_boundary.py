@@ -6,7 +6,7 @@ https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorco
 Every door of the emulator passes its failures through :func:`as_salesforce_error`, so a
 failure becomes the same error whichever door it came through:
 
-- a :class:`~emulator.errors.SalesforceError` passes unchanged;
+- a :class:`~crmarena_sf.emulator.errors.SalesforceError` passes unchanged;
 - anything else is a bug: it is logged with its traceback and answered UNKNOWN_EXCEPTION,
   whose ErrorId appears in the log line too. The same lines are appended to
   ``<cache>/logs/unknown-exceptions.log`` (:func:`error_log_path`), where a user finds the
@@ -30,8 +30,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
-from emulator.cache_dir import cache_root
-from emulator.errors import SalesforceError, query_too_complicated, unknown_exception
+from crmarena_sf.emulator.cache_dir import cache_root
+from crmarena_sf.emulator.errors import SalesforceError, query_too_complicated, unknown_exception
 
 log = logging.getLogger("emulator")
 

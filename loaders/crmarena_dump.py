@@ -24,14 +24,15 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from emulator.store.ddl import quote
-from loaders.crmarena_dump_convert import DumpConverter
-from loaders.dataset import DatasetError, DatasetWriter
-from loaders.fill import ADMIN_USER_ID
-from loaders.progress import progress_bar
-from loaders.validate import new_org_ids, validate_files
-from metadata import load_schema
-from metadata.model import Schema
+from crmarena_sf.emulator.store.ddl import quote
+from crmarena_sf.loaders.crmarena_dump_convert import DumpConverter
+from crmarena_sf.loaders.dataset import DatasetError, DatasetWriter
+from crmarena_sf.loaders.fill import ADMIN_USER_ID
+from crmarena_sf.loaders.validate import new_org_ids, validate_files
+from crmarena_sf.metadata import load_schema
+from crmarena_sf.metadata.model import Schema
+
+from crmarena_sf.progress import progress_bar
 
 DUMP_TABLES: dict[str, tuple[str, ...]] = {
     "User": ("Id", "FirstName", "LastName", "Email", "Username", "Alias"),

@@ -1,4 +1,4 @@
-"""Dump rows to dataset columns, one method per group of objects (see :mod:`loaders.crmarena_dump`).
+"""Dump rows to dataset columns, one method per group of objects (see :mod:`crmarena_sf.loaders.crmarena_dump`).
 
 Each method reads the dump tables' rows (column names lower-cased), repairs the known gaps
 (names, person accounts, publish status, recipients' addresses, numbers stored as text) and
@@ -13,14 +13,14 @@ from collections import Counter, defaultdict
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from emulator import ids
-from emulator.store.ddl import column_type
-from emulator.store.derive import AUTONUMBER_FORMATS
-from emulator.store.seed import STANDARD_USER_PROFILE_ID
-from emulator.wire import parse_date, parse_datetime
-from loaders.dataset import DatasetError, DatasetWriter
-from loaders.fill import ADMIN_USER_ID
-from metadata.model import Schema
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.store.ddl import column_type
+from crmarena_sf.emulator.store.derive import AUTONUMBER_FORMATS
+from crmarena_sf.emulator.store.seed import STANDARD_USER_PROFILE_ID
+from crmarena_sf.emulator.wire import parse_date, parse_datetime
+from crmarena_sf.loaders.dataset import DatasetError, DatasetWriter
+from crmarena_sf.loaders.fill import ADMIN_USER_ID
+from crmarena_sf.metadata.model import Schema
 
 _ID_IN_TEXT = re.compile(r"[a-zA-Z0-9]{18}")
 

@@ -1,6 +1,6 @@
 """A dataset: one directory, one Parquet file per object (columns named by API name) and ``manifest.json``.
 
-It is the unit everything else consumes: the emulator loads it (:mod:`loaders.load`), the
+It is the unit everything else consumes: the emulator loads it (:mod:`crmarena_sf.loaders.load`), the
 org loader pushes it to a real org. :class:`DatasetWriter` builds one atomically: rows are
 staged in a private DuckDB database, each object is written with its columns in describe
 order and cast to the org's column types, and the directory appears under its final name
@@ -20,11 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-
-from emulator.store.ddl import column_type, quote
-from loaders import sqlids
-from loaders.fill import fill_expression
-from metadata.model import Schema
+from crmarena_sf.emulator.store.ddl import column_type, quote
+from crmarena_sf.loaders import sqlids
+from crmarena_sf.loaders.fill import fill_expression
+from crmarena_sf.metadata.model import Schema
 
 MANIFEST = "manifest.json"
 STAGING_MEMORY = "512MB"

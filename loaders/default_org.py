@@ -21,13 +21,13 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from emulator.cache_dir import cache_root
-from emulator.store.indexes import LAYOUT
-from emulator.store.org import Org
-from loaders.dataset import Dataset, DatasetError, schema_version
-from loaders.generate import GENERATOR_VERSION, generate, generator_fingerprint
-from loaders.load import load_dataset
-from metadata import load_schema
+from crmarena_sf.emulator.cache_dir import cache_root
+from crmarena_sf.emulator.store.indexes import LAYOUT
+from crmarena_sf.emulator.store.org import Org
+from crmarena_sf.loaders.dataset import Dataset, DatasetError, schema_version
+from crmarena_sf.loaders.generate import GENERATOR_VERSION, generate, generator_fingerprint
+from crmarena_sf.loaders.load import load_dataset
+from crmarena_sf.metadata import load_schema
 
 PROFILE, SEED = "full", 0
 _template: Org | None = None
@@ -94,7 +94,7 @@ def crmarena_org(*, progress: bool = True) -> Org:
     global _template
     with _template_lock:
         if _template is None:
-            from emulator.sosl import ensure_index
+            from crmarena_sf.emulator.sosl import ensure_index
 
             template = Org.open(default_org_file(progress), read_only=True)
             ensure_index(template)  # checks the stored index once; forks inherit it

@@ -8,9 +8,9 @@ missing non-nillable column exactly when :func:`fill_expression` can supply it.
 
 from __future__ import annotations
 
-from emulator import ids
-from emulator.store.seed import ORG_CREATED
-from metadata.model import Field, SObject
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.store.seed import ORG_CREATED
+from crmarena_sf.metadata.model import Field, SObject
 
 ADMIN_USER_ID = ids.make_id("005", 1)
 """The running user of a new org (``Org.user_id``)."""

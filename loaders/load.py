@@ -1,10 +1,10 @@
 """Load a dataset into an emulator org: one ``INSERT ... SELECT FROM read_parquet`` per object.
 
 The fast path skips per-record validation (the dataset was validated when written, see
-:mod:`loaders.validate`) but still refuses a dataset that does not fit the org: an object
+:mod:`crmarena_sf.loaders.validate`) but still refuses a dataset that does not fit the org: an object
 or column the schema lacks, a value DuckDB cannot convert to the column's type, an Id the
 org already holds. Everything happens in one transaction, so a refused dataset leaves the
-org as it was. Afterwards the org's Id counters are recomputed, large tables get their indexes (:mod:`emulator.store.indexes`), and every change listener
+org as it was. Afterwards the org's Id counters are recomputed, large tables get their indexes (:mod:`crmarena_sf.emulator.store.indexes`), and every change listener
 is called once per object with kind ``"load"`` and no Ids, meaning "rebuild what you keep
 for this object" (the SOSL index does).
 
@@ -18,15 +18,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
+from crmarena_sf.emulator.store.ddl import column_type, quote
+from crmarena_sf.emulator.store.indexes import ensure_indexes
+from crmarena_sf.emulator.store.org import Org
+from crmarena_sf.emulator.store.seed import STANDARD_PRICEBOOK_ID
+from crmarena_sf.loaders.dataset import Dataset, DatasetError
+from crmarena_sf.loaders.fill import fill_expression
+from crmarena_sf.metadata.model import SObject
 
-from emulator.store.ddl import column_type, quote
-from emulator.store.indexes import ensure_indexes
-from emulator.store.org import Org
-from emulator.store.seed import STANDARD_PRICEBOOK_ID
-from loaders.dataset import Dataset, DatasetError
-from loaders.fill import fill_expression
-from loaders.progress import progress_bar, progress_factory
-from metadata.model import SObject
+from crmarena_sf.progress import progress_bar, progress_factory
 
 LOAD_KIND = "load"
 """The ``kind`` listeners receive after a bulk load (with an empty Id list)."""
@@ -35,7 +35,7 @@ LOAD_KIND = "load"
 def load_dataset(dataset_dir: str | Path, org: Org | None = None, *, progress: bool = False) -> Org:
     """Load the dataset at ``dataset_dir`` into ``org`` (default: a fresh in-memory ``Org.new()``).
 
-    ``org`` must be a new org (nothing but what :mod:`emulator.store.seed` puts there). An
+    ``org`` must be a new org (nothing but what :mod:`crmarena_sf.emulator.store.seed` puts there). An
     org file (``org.path``) gets its search index built too.
     Raises :class:`DatasetError` when the dataset does not fit the org; the org is then unchanged.
     """
@@ -45,7 +45,7 @@ def load_dataset(dataset_dir: str | Path, org: Org | None = None, *, progress: b
         _load(dataset, target, progress)
         ensure_indexes(target)
         if target.path is not None:
-            from emulator.sosl import ensure_index
+            from crmarena_sf.emulator.sosl import ensure_index
 
             ensure_index(target, progress_factory("indexing for search", enabled=progress))
     except BaseException:

@@ -1,7 +1,7 @@
 """Org files and dataset directories as per-process templates: every caller gets its own fork.
 
 ``connect(org="crm.duckdb")`` and ``connect(org="ds/")`` behave like the default org
-(:mod:`loaders.default_org`): each call returns a private copy-on-write fork, so one
+(:mod:`crmarena_sf.loaders.default_org`): each call returns a private copy-on-write fork, so one
 connection's writes reach neither another connection nor the file, and a second call costs
 milliseconds. Per process and path one template is kept:
 
@@ -28,10 +28,11 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
-from emulator.store.files import FileInUse
-from emulator.store.org import Org
-from emulator.store.schema_extension import ensure_tables
-from loaders.progress import progress_factory
+from crmarena_sf.emulator.store.files import FileInUse
+from crmarena_sf.emulator.store.org import Org
+from crmarena_sf.emulator.store.schema_extension import ensure_tables
+
+from crmarena_sf.progress import progress_factory
 
 INDEX_PROGRESS_DELAY = 0.5
 """Seconds an index build runs before its progress bar appears (a small org's build stays quiet)."""
@@ -55,8 +56,8 @@ _writable: weakref.WeakValueDictionary[Path, Org] = weakref.WeakValueDictionary(
 def org_file_fork(path: str | Path, *, progress: bool = True) -> Org:
     """A private fork of the org file at ``path`` (its template attached read-only on first use).
 
-    Raises :class:`~emulator.store.files.FileInUse` when another process is writing the file
-    and :class:`~emulator.store.files.NotAnOrgFile` when it is not an org file.
+    Raises :class:`~crmarena_sf.emulator.store.files.FileInUse` when another process is writing the file
+    and :class:`~crmarena_sf.emulator.store.files.NotAnOrgFile` when it is not an org file.
     """
     key = Path(path).resolve()
     with _lock:
@@ -77,9 +78,9 @@ def org_file_fork(path: str | Path, *, progress: bool = True) -> Org:
 def dataset_fork(path: str | Path, *, progress: bool = True) -> Org:
     """A private fork of the dataset directory at ``path`` (loaded and indexed once per process).
 
-    Raises :class:`loaders.dataset.DatasetError` when the dataset cannot be loaded.
+    Raises :class:`crmarena_sf.loaders.dataset.DatasetError` when the dataset cannot be loaded.
     """
-    from loaders.load import load_dataset
+    from crmarena_sf.loaders.load import load_dataset
 
     key = Path(path).resolve()
     with _lock:
@@ -97,7 +98,7 @@ def open_writable(path: str | Path, *, progress: bool = True) -> Org:
 
     Its search index is brought up to date first and then kept current by every write, so
     readers of the file never need to build one. Raises
-    :class:`~emulator.store.files.FileInUse` when another process has the file open, or when
+    :class:`~crmarena_sf.emulator.store.files.FileInUse` when another process has the file open, or when
     read-only forks of it made in this process are still open.
     """
     key = Path(path).resolve()
@@ -133,7 +134,7 @@ def _retire(key: Path, entry: _Template) -> None:
 
 
 def _ensure_index(org: Org, description: str, progress: bool) -> None:
-    from emulator.sosl import ensure_index
+    from crmarena_sf.emulator.sosl import ensure_index
 
     ensure_index(org, progress_factory(description, enabled=progress, delay=INDEX_PROGRESS_DELAY))
 

@@ -1,6 +1,6 @@
 """Salesforce Ids computed inside DuckDB, so million-row objects never build Id strings in Python.
 
-``sfid(prefix, n)`` is :func:`emulator.ids.make_id` as a SQL macro: the 18-character Id of
+``sfid(prefix, n)`` is :func:`crmarena_sf.emulator.ids.make_id` as a SQL macro: the 18-character Id of
 record number ``n`` of the object whose key prefix is ``prefix`` (pod ``Em``). The
 case-safe suffix is computed from the base-62 digits directly: a digit is an upper-case
 letter exactly when its value is 10..35.
@@ -9,8 +9,7 @@ letter exactly when its value is 10..35.
 from __future__ import annotations
 
 import duckdb
-
-from emulator.ids import BASE62, EMULATOR_POD
+from crmarena_sf.emulator.ids import BASE62, EMULATOR_POD
 
 _SUFFIX = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"
 _POWERS = [62**k for k in range(9)]

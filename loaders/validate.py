@@ -1,7 +1,7 @@
 """Check a dataset against the org's metadata, the way a real org would judge its records.
 
 Every column must be a stored field of its object; every non-nillable field must have a
-value (or be one the loader supplies, :mod:`loaders.fill`); text fits the field's length;
+value (or be one the loader supplies, :mod:`crmarena_sf.loaders.fill`); text fits the field's length;
 picklist values are the field's values (always for restricted picklists; for all picklists
 with ``strict``, since the API accepts any value in an unrestricted one); emails look like
 emails; Ids are well-formed 18-character Ids of the object's key prefix and unique;
@@ -16,12 +16,11 @@ from __future__ import annotations
 import functools
 
 import duckdb
-
-from emulator.store.ddl import quote
-from loaders import sqlids
-from loaders.dataset import Dataset, connect_files
-from loaders.fill import fill_expression
-from metadata.model import Field, Schema, SObject
+from crmarena_sf.emulator.store.ddl import quote
+from crmarena_sf.loaders import sqlids
+from crmarena_sf.loaders.dataset import Dataset, connect_files
+from crmarena_sf.loaders.fill import fill_expression
+from crmarena_sf.metadata.model import Field, Schema, SObject
 
 TEXT_TYPES = {"string", "textarea", "email", "phone", "url", "picklist", "multipicklist", "combobox"}
 EMAIL_PATTERN = (
@@ -33,7 +32,7 @@ EMAIL_PATTERN = (
 @functools.lru_cache(maxsize=4)
 def new_org_ids(profile: str = "crmarena") -> tuple[str, ...]:
     """Ids of every record a brand-new org contains (what a dataset may point at without holding)."""
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
     with Org.new(profile) as org:
         found: list[str] = []

@@ -7,7 +7,7 @@ is a new org without any custom part: no custom object (``__c``) and no custom f
 turned on (a setup step, not an API call: Salesforce Help, "Enable Lightning Knowledge"), with
 its standard fields only, so that a push can add CRMArena's ``FAQ_Answer__c`` to it. Extra
 directories of describe documents (for example from ``crmarena-sf metadata pull``) add
-objects, fields and relationships (:mod:`metadata.user_describes`).
+objects, fields and relationships (:mod:`crmarena_sf.metadata.user_describes`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from metadata.model import ChildRelationship, Field, RecordTypeInfo, Schema, SObject
+from crmarena_sf.metadata.model import ChildRelationship, Field, RecordTypeInfo, Schema, SObject
 
 DESCRIBE_DIR = Path(__file__).parent / "describes"
 PROFILES = ("crmarena", "standard")
@@ -43,8 +43,8 @@ def read_describes(directory: Path | str) -> dict[str, dict]:
 
 def load_schema(profile: str = "crmarena", extra_dirs: tuple[str, ...] = ()) -> Schema:
     """The schema of an org: ``crmarena`` (default) or ``standard`` (no custom objects or fields),
-    extended by the describe documents of ``extra_dirs`` (:mod:`metadata.user_describes`)."""
-    from metadata.user_describes import signature
+    extended by the describe documents of ``extra_dirs`` (:mod:`crmarena_sf.metadata.user_describes`)."""
+    from crmarena_sf.metadata.user_describes import signature
 
     dirs = tuple(str(d) for d in extra_dirs)
     return _load_schema(profile, dirs, signature(dirs))
@@ -52,7 +52,7 @@ def load_schema(profile: str = "crmarena", extra_dirs: tuple[str, ...] = ()) -> 
 
 @lru_cache(maxsize=8)
 def _load_schema(profile: str, extra_dirs: tuple[str, ...], _signature: tuple) -> Schema:
-    from metadata.user_describes import extend_documents, read_user_describes
+    from crmarena_sf.metadata.user_describes import extend_documents, read_user_describes
 
     if profile not in PROFILES:
         raise ValueError(f"unknown schema profile {profile!r}; expected one of {', '.join(PROFILES)}")

@@ -1,9 +1,9 @@
-"""Expand the compact specs into describe documents: ``python -m metadata.build``.
+"""Expand the compact specs into describe documents: ``python -m crmarena_sf.metadata.build``.
 
 Writes ``metadata/describes/<Object>.json``, one per sObject, in the body format of
 ``GET /services/data/vXX.X/sobjects/<Object>/describe``. Child relationships are derived
 by inverting every reference field across the whole schema, so parent and child always
-agree. ``python -m metadata.build --check`` fails when the committed documents are stale.
+agree. ``python -m crmarena_sf.metadata.build --check`` fails when the committed documents are stale.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from metadata.spec import API_VERSION, OBJECT_DEFAULTS, expand_field
-from metadata.specs import all_specs
+from crmarena_sf.metadata.spec import API_VERSION, OBJECT_DEFAULTS, expand_field
+from crmarena_sf.metadata.specs import all_specs
 
 DESCRIBE_DIR = Path(__file__).parent / "describes"
 MASTER_RECORD_TYPE_ID = "012000000000000AAA"

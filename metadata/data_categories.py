@@ -12,7 +12,7 @@ Reference, "Knowledge__DataCategorySelection"). SOQL filters articles by their c
 
 The org has two groups: ``Topics`` (what an article is about) and ``Channels`` (where its
 answer applies: every policy article applies everywhere, so it is classified at ``All``).
-The generator's knowledge step classifies the articles (:mod:`loaders.generate.knowledge`).
+The generator's knowledge step classifies the articles (:mod:`crmarena_sf.loaders.generate.knowledge`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The caller logs in (the CLI uses ``crmarena_sf.connect(backend="salesforce")``, which reads the
 credentials from the environment or ``.env`` and never prints them). Each object's describe
 (``GET /services/data/vXX.X/sobjects/<Object>/describe`` through simple-salesforce) is written as
-``<Object>.json`` in the format :func:`metadata.read_describes` reads, so
+``<Object>.json`` in the format :func:`crmarena_sf.metadata.read_describes` reads, so
 ``load_schema(extra_dirs=(DIR,))`` extends the schema with a user's own objects. Nothing reaches
 the output directory unless every describe succeeded.
 """
@@ -18,11 +18,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import requests
+from crmarena_sf.metadata.build import render
 from simple_salesforce import Salesforce
 from simple_salesforce.exceptions import SalesforceError
 
-from loaders.progress import progress_bar
-from metadata.build import render
+from crmarena_sf.progress import progress_bar
 
 CRMARENA_OBJECTS = (
     "User",

@@ -2,10 +2,10 @@
 
 A describe field carries 57 keys; most follow from the field's type (a ``string`` of
 length 80 has ``byteLength`` 240, ``soapType`` ``xsd:string``, is groupable ...). The
-per-object specs in :mod:`metadata.specs` therefore state only a field's name, type, label
+per-object specs in :mod:`crmarena_sf.metadata.specs` therefore state only a field's name, type, label
 and what differs from the type's usual values; :func:`expand_field` fills in the rest the
 way a real org reports it (defaults measured on real Account, Contact and Case describes,
-API v48). ``python -m metadata.build`` turns the specs into ``metadata/describes/*.json``.
+API v48). ``python -m crmarena_sf.metadata.build`` turns the specs into ``metadata/describes/*.json``.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ as ``crmarena-sf metadata pull`` writes them, or written by hand. The documents 
 - an object the org lacks is added. A hand-written document may be short: ``name`` and
   ``fields`` (each with ``name``, ``type`` and, for a lookup, ``referenceTo``) are enough;
   every other describe key gets the value a real org reports for that type (the project's
-  own :func:`metadata.spec.expand_field`), ``label``/``labelPlural`` follow from the name,
+  own :func:`crmarena_sf.metadata.spec.expand_field`), ``label``/``labelPlural`` follow from the name,
   a missing ``keyPrefix`` is the first free custom-object prefix (``a00``, ``a01`` ...), and a
   custom object (``__c``) gets the standard fields every custom object has (Id, OwnerId,
   IsDeleted, Name, the audit fields: Object Reference, "Custom Objects",
@@ -44,8 +44,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from metadata.model import Schema, SObject
-from metadata.spec import FIELD_KEYS, FIELD_TYPES, expand_field
+from crmarena_sf.metadata.model import Schema, SObject
+from crmarena_sf.metadata.spec import FIELD_KEYS, FIELD_TYPES, expand_field
 
 _API_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _PREFIX_CHARACTERS = string.digits + string.ascii_uppercase + string.ascii_lowercase
@@ -161,9 +161,9 @@ def _check_document(doc: Any, path: Path) -> None:
 # ---------------------------------------------------------------------------- objects
 def _new_object(doc: dict, docs: dict[str, dict], where: str) -> dict:
     """A complete describe document for an object the org lacks."""
-    from metadata.build import build_describes
-    from metadata.spec import sobject
-    from metadata.specs._common import custom_object_scopes, custom_object_standard_fields
+    from crmarena_sf.metadata.build import build_describes
+    from crmarena_sf.metadata.spec import sobject
+    from crmarena_sf.metadata.specs._common import custom_object_scopes, custom_object_standard_fields
 
     name = doc["name"]
     label = doc.get("label") or _label_of(name)
@@ -352,7 +352,7 @@ def _keep_known_children(docs: dict[str, dict], by_lower: dict[str, str], name: 
 
 
 def _add_child_relationships(docs: dict[str, dict], new_fields: list[tuple[str, dict]]) -> None:
-    """List every added lookup on its parents, as :mod:`metadata.build` derives the project's own."""
+    """List every added lookup on its parents, as :mod:`crmarena_sf.metadata.build` derives the project's own."""
     copied: set[str] = set()
     for child_name, f in new_fields:
         for parent_name in f["referenceTo"]:

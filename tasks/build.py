@@ -1,6 +1,6 @@
 """Building a task set: every family's instances with gold answers that are unique by construction.
 
-For each family, its generator searches the org's records (read once, :mod:`tasks.org_facts`)
+For each family, its generator searches the org's records (read once, :mod:`crmarena_sf.tasks.org_facts`)
 for instances whose answer is unique, and the family's reference solver then computes each
 gold answer again through SOQL/SOSL. The two must agree: a disagreement is a bug in one of
 them and stops the build (:class:`TaskBuildError`) instead of emitting a doubtful answer.
@@ -13,19 +13,19 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tasks.families import SUITES
-from tasks.families.base import PERSONAS, BuildContext
-from tasks.org_client import OrgClient
-from tasks.org_facts import read_facts
-from tasks.periods import DOMAIN_DETAILS
-from tasks.records import TaskRecord
+from crmarena_sf.tasks.families import SUITES
+from crmarena_sf.tasks.families.base import PERSONAS, BuildContext
+from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.org_facts import read_facts
+from crmarena_sf.tasks.periods import DOMAIN_DETAILS
+from crmarena_sf.tasks.records import TaskRecord
 
 DEFAULT_PER_TASK = 130
 
 
 def default_per_task(suite: str) -> int:
     """Instances per task when none are asked for: CRMArena's 130, or the SOQL track's 320."""
-    from tasks.families.soql_generation import DEFAULT_INSTANCES
+    from crmarena_sf.tasks.families.soql_generation import DEFAULT_INSTANCES
 
     return DEFAULT_PER_TASK if suite == "crmarena" else DEFAULT_INSTANCES
 

@@ -15,8 +15,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from tasks.records import TaskRecord
-from tasks.results import EpisodeResult
+from crmarena_sf.tasks.records import TaskRecord
+from crmarena_sf.tasks.results import EpisodeResult
 
 KIND = "crmarena-sf episode log"
 

@@ -24,10 +24,11 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from crmarena_sf.connect import connect, emulator_errors
-from tasks.records import TaskRecord
-from tasks.results import EpisodeResult
-from tasks.scoring import reward
+from crmarena_sf.tasks.records import TaskRecord
+from crmarena_sf.tasks.results import EpisodeResult
+from crmarena_sf.tasks.scoring import reward
+
+from crmarena_sf.connection.connect import connect, emulator_errors
 
 
 class EpisodeRunner:
@@ -52,7 +53,7 @@ class EpisodeRunner:
                     self._sf = connect(backend="salesforce", **self.connect_options)
                 return self._sf, None
             if self._template is None:
-                from crmarena_sf.orgs import resolve_org
+                from crmarena_sf.connection.orgs import resolve_org
 
                 self._template = resolve_org(self.org)
                 self._owns_template = self._template is not self.org
@@ -95,7 +96,7 @@ class EpisodeRunner:
 
     def _reward(self, task: TaskRecord, outcome, sf) -> float:
         if task.reward_metric == "soql_execution":
-            from crmarena_sf.soql_eval import compare
+            from crmarena_sf.tasks.soql_eval import compare
 
             verdict = compare(sf, outcome.answer, task.answer)
             outcome.trajectory.append(

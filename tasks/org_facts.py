@@ -4,7 +4,7 @@ Task generators look for windows, products and customers whose answer is unique.
 thousands of candidates one SOQL query at a time would be slow, so the generators read the
 few objects involved once (:func:`read_facts`, a dozen queries through simple-salesforce)
 and rank candidates in memory. Every instance they keep is then solved again by its family's
-reference solver with its own SOQL/SOSL, and the two must agree (:mod:`tasks.build`).
+reference solver with its own SOQL/SOSL, and the two must agree (:mod:`crmarena_sf.tasks.build`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import bisect
 import datetime as dt
 from dataclasses import dataclass, field
 
-from tasks.org_client import OrgClient
-from tasks.periods import parse_iso
+from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.periods import parse_iso
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tasks.agents.base import EpisodeOutcome
-from tasks.records import TaskFileError, TaskRecord
+from crmarena_sf.tasks.agents.base import EpisodeOutcome
+from crmarena_sf.tasks.records import TaskFileError, TaskRecord
 
 
 def load_predictions(path: str | Path, tasks: list[TaskRecord]) -> dict[int, str]:

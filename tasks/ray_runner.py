@@ -3,7 +3,7 @@
 Ray is an optional extra (``pip install -e '.[ray]'``). The agent spec, org and backend go
 to the cluster once (an object reference); each Ray task carries one task record and
 returns its scored episode. Each worker process builds one
-:class:`~tasks.episode_runner.EpisodeRunner` (it opens the org itself: the default org's
+:class:`~crmarena_sf.tasks.episode_runner.EpisodeRunner` (it opens the org itself: the default org's
 cached file read-only, an org file, or a dataset directory, so the path must exist on every
 machine, e.g. on a shared file system) and forks it per episode.
 """
@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from tasks.agents import AgentSpec
-from tasks.episode_runner import EpisodeRunner
-from tasks.records import TaskRecord, from_json
-from tasks.results import EpisodeResult
+from crmarena_sf.tasks.agents import AgentSpec
+from crmarena_sf.tasks.episode_runner import EpisodeRunner
+from crmarena_sf.tasks.records import TaskRecord, from_json
+from crmarena_sf.tasks.results import EpisodeResult
 
 _runners: dict[Any, EpisodeRunner] = {}
 
@@ -48,7 +48,7 @@ def run_on_ray(
     if not isinstance(org, str):
         raise ValueError("Ray workers open the org themselves: give it by name or path")
     if backend == "emulator" and org == "crmarena":
-        from loaders.default_org import default_org_file
+        from crmarena_sf.loaders.default_org import default_org_file
 
         org = str(default_org_file(progress=False))  # built once here; workers attach it read-only
     started = not ray.is_initialized()

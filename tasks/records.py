@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tasks.families import ALL_FAMILIES, RAW_NAMES
+from crmarena_sf.tasks.families import ALL_FAMILIES, RAW_NAMES
 
 METRICS = ("exact_match", "fuzzy_match", "privacy_rejection", "soql_execution")
 

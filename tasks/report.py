@@ -20,10 +20,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tasks.families import ALL_FAMILIES, FAMILIES
-from tasks.leaderboard import ABBREVIATIONS, COLUMNS, FRAMEWORKS, PAPER, ROWS, SOURCE
-from tasks.report_style import CSS
-from tasks.results import EpisodeResult, Results
+from crmarena_sf.tasks.families import ALL_FAMILIES, FAMILIES
+from crmarena_sf.tasks.leaderboard import ABBREVIATIONS, COLUMNS, FRAMEWORKS, PAPER, ROWS, SOURCE
+from crmarena_sf.tasks.report_style import CSS
+from crmarena_sf.tasks.results import EpisodeResult, Results
 
 MAX_FIELD_CHARS = 600
 """A step field longer than this is clipped in the page (results.json has it whole)."""

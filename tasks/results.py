@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tasks.families import ALL_FAMILIES
-from tasks.scoring import overall, task_scores
+from crmarena_sf.tasks.families import ALL_FAMILIES
+from crmarena_sf.tasks.scoring import overall, task_scores
 
 
 class ResultsFileError(ValueError):

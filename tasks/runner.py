@@ -1,10 +1,10 @@
 """Running an agent over a task set: in order, on threads, on worker processes or on Ray; resumable.
 
-Each episode runs on its own fork of the org (:class:`tasks.episode_runner.EpisodeRunner`).
+Each episode runs on its own fork of the org (:class:`crmarena_sf.tasks.episode_runner.EpisodeRunner`).
 ``workers`` episodes run at once: on threads (LLM agents wait on the network, so threads
 suffice) or on ``parallel="processes"`` (each process opens the org itself, for CPU-bound
-agents), or as Ray tasks on a cluster (:mod:`tasks.ray_runner`). With an
-:class:`~tasks.episode_log.EpisodeLog`, finished episodes are appended as they end and
+agents), or as Ray tasks on a cluster (:mod:`crmarena_sf.tasks.ray_runner`). With an
+:class:`~crmarena_sf.tasks.episode_log.EpisodeLog`, finished episodes are appended as they end and
 episodes already in the log are skipped, so an interrupted run resumes.
 """
 
@@ -15,11 +15,11 @@ import multiprocessing
 from collections.abc import Callable
 from typing import Any
 
-from tasks.agents import AgentSpec
-from tasks.episode_log import EpisodeLog
-from tasks.episode_runner import EpisodeRunner
-from tasks.records import TaskRecord
-from tasks.results import EpisodeResult, Results
+from crmarena_sf.tasks.agents import AgentSpec
+from crmarena_sf.tasks.episode_log import EpisodeLog
+from crmarena_sf.tasks.episode_runner import EpisodeRunner
+from crmarena_sf.tasks.records import TaskRecord
+from crmarena_sf.tasks.results import EpisodeResult, Results
 
 PARALLEL = ("threads", "processes")
 
@@ -67,7 +67,7 @@ def run_benchmark(
             on_episode(result)
     try:
         if ray:
-            from tasks.ray_runner import run_on_ray
+            from crmarena_sf.tasks.ray_runner import run_on_ray
 
             spec = _spec(agent, "Ray")
             run_on_ray(todo, spec, org, backend, connect_options, ray_address, finished, judge)

@@ -51,7 +51,7 @@ class UserCache:
     @classmethod
     def of_this_environment(cls) -> UserCache:
         """Where crmarena-sf writes for this environment: the cache root, and the default TLS directory's parent."""
-        from loaders.default_org import cache_root
+        from crmarena_sf.loaders.default_org import cache_root
 
         base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache").expanduser()
         cache = cls(sorted({cache_root(), base / "crmarena-sf"}))
@@ -84,7 +84,7 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["CRMARENA_SF_CACHE"] = str(private)
     # Every org in the session, subprocesses' too, refuses its cursor to a thread without its lock
     # (emulator/store/org.py, "Threads"): a race shows on its first try, not one run in ten.
-    from emulator.store import org as org_module
+    from crmarena_sf.emulator.store import org as org_module
 
     os.environ["CRMARENA_SF_CHECK_THREADS"] = "1"
     org_module.CHECK_THREADS = True
@@ -126,7 +126,7 @@ def user_cache(request) -> UserCache:
 @pytest.fixture(scope="session")
 def tiny_dataset(tmp_path_factory) -> Path:
     """The ``tiny`` profile with :data:`TINY_SEED`, generated once: read it, and copy it before changing it."""
-    from loaders.generate import generate
+    from crmarena_sf.loaders.generate import generate
 
     return generate(tmp_path_factory.mktemp("tiny") / "ds", profile="tiny", seed=TINY_SEED)
 
@@ -134,8 +134,8 @@ def tiny_dataset(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def tiny_org(tiny_dataset):
     """The tiny dataset loaded and indexed for search, once; tests take forks of it (``tiny_fork``)."""
-    from emulator import sosl
-    from loaders.load import load_dataset
+    from crmarena_sf.emulator import sosl
+    from crmarena_sf.loaders.load import load_dataset
 
     org = load_dataset(tiny_dataset)
     sosl.ensure_index(org)
@@ -168,7 +168,7 @@ def built(small_org_template):
 @pytest.fixture(scope="session")
 def crmarena_dataset() -> Path:
     """The default org's dataset (``full``, seed 0), generated once into the session's cache."""
-    from loaders.default_org import default_dataset_dir
+    from crmarena_sf.loaders.default_org import default_dataset_dir
 
     return default_dataset_dir(progress=False)
 
@@ -176,7 +176,7 @@ def crmarena_dataset() -> Path:
 @pytest.fixture(scope="module")
 def crmarena_fork(crmarena_dataset):
     """A module's own fork of the default CRMArena org (loaded and indexed once per session)."""
-    from loaders.default_org import crmarena_org
+    from crmarena_sf.loaders.default_org import crmarena_org
 
     fork = crmarena_org(progress=False)
     yield fork

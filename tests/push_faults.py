@@ -19,10 +19,10 @@ from collections.abc import Callable
 from typing import Any
 
 import responses
+from crmarena_sf.emulator.rest.adapter import answer as routed
+from crmarena_sf.emulator.rest.router import Router
 
-from crmarena_sf.orgs import resolve_org
-from emulator.rest.adapter import answer as routed
-from emulator.rest.router import Router
+from crmarena_sf.connection.orgs import resolve_org
 
 INSTANCE = "https://faulty.my.salesforce.com"
 HOSTS = re.compile(r"^https://([A-Za-z0-9-]+\.)*salesforce\.com(/|$)")

@@ -12,13 +12,13 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from emulator import ids
-from emulator.clock import OrgClock
-from emulator.store.dml import write_rows
-from emulator.store.org import Org
-from metadata.build import build_describes
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, owner_field
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.clock import OrgClock
+from crmarena_sf.emulator.store.dml import write_rows
+from crmarena_sf.emulator.store.org import Org
+from crmarena_sf.metadata.build import build_describes
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, is_deleted, owner_field
 
 NOW = dt.datetime(2024, 5, 15, 12, 0, 0)
 PERSON_ACCOUNT_RT = "012Em0000000001IAA"

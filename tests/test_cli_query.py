@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from crmarena_sf.emulator.store.org import Org
 
 from crmarena_sf.cli.cmd_query import format_table
 from crmarena_sf.cli.main import main
-from emulator.store.org import Org
 
 
 @pytest.fixture(scope="module")

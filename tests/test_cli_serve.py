@@ -20,10 +20,10 @@ from pathlib import Path
 import certifi
 import pytest
 import requests
+from crmarena_sf.emulator.rest import tls
 from simple_salesforce import Salesforce
 
 import crmarena_sf
-from emulator.rest import tls
 
 
 def _serve(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, dict[str, str]]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from crmarena_sf.tasks.families import FAMILIES
 
 from crmarena_sf.cli.main import main
-from tasks.families import FAMILIES
 
 
 @pytest.fixture(scope="module")

@@ -22,9 +22,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from emulator.store.seed import ADMIN_USERNAME, ORGANIZATION_ID
-from loaders.default_org import cache_root
+from crmarena_sf.emulator.store.seed import ADMIN_USERNAME, ORGANIZATION_ID
+from crmarena_sf.loaders.default_org import cache_root
 
 CLIENTS = Path(__file__).parent / "clients"
 SESSION_ID = "00DEm0000000001!node-clients"

@@ -24,12 +24,12 @@ import sys
 import threading
 
 import pytest
+from crmarena_sf.loaders.load import load_dataset
 from simple_salesforce import Salesforce
 
 import crmarena_sf
 from crmarena_sf.cli.main import main
-from crmarena_sf.connect import emulated_org
-from loaders.load import load_dataset
+from crmarena_sf.connection.connect import emulated_org
 
 THREAD_COUNTS = [2, 4, 8]
 

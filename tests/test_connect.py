@@ -6,18 +6,18 @@ import re
 
 import pytest
 import responses
+from crmarena_sf.emulator.store.org import Org
 from simple_salesforce import Salesforce
 
 import crmarena_sf
-from crmarena_sf.connect import (
+from crmarena_sf.connection.connect import (
     EMULATOR_INSTANCE_URL,
     MissingCredentials,
     connect,
     emulated_org,
     read_env_file,
 )
-from crmarena_sf.orgs import OrgNotFound, resolve_org
-from emulator.store.org import Org
+from crmarena_sf.connection.orgs import OrgNotFound, resolve_org
 
 CREDENTIAL_ENV = (
     "SALESFORCE_USERNAME",

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import pytest
 import requests
+from crmarena_sf.emulator.rest.router import Router
+from crmarena_sf.emulator.rest.server import serve
+from crmarena_sf.emulator.store.org import Org
+from crmarena_sf.emulator.store.seed import ADMIN_USERNAME
 from simple_salesforce import Salesforce
 from simple_salesforce.exceptions import SalesforceAuthenticationFailed
 
 from crmarena_sf import mock_salesforce
-from emulator.rest.router import Router
-from emulator.rest.server import serve
-from emulator.store.org import Org
-from emulator.store.seed import ADMIN_USERNAME
 
 
 def test_username_password_login_reaches_the_emulated_org():

@@ -6,11 +6,10 @@ import json
 
 import duckdb
 import pytest
-
-from emulator import ids
-from loaders.dataset import MANIFEST, Dataset, DatasetError, DatasetWriter, schema_version
-from loaders.validate import validate_dataset
-from metadata import load_schema
+from crmarena_sf.emulator import ids
+from crmarena_sf.loaders.dataset import MANIFEST, Dataset, DatasetError, DatasetWriter, schema_version
+from crmarena_sf.loaders.validate import validate_dataset
+from crmarena_sf.metadata import load_schema
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +50,7 @@ def test_writer_makes_one_parquet_file_per_object_in_describe_order_with_org_typ
 
 
 def test_sql_ids_are_the_emulators_ids(tmp_path, schema):
-    from loaders import sqlids
+    from crmarena_sf.loaders import sqlids
 
     con = duckdb.connect()
     sqlids.install(con)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from crmarena_sf.loaders.generate import generate
+from crmarena_sf.tasks.build import build_tasks
 
 import crmarena_sf
 from crmarena_sf.env import CRMArenaEnv
-from loaders.generate import generate
-from tasks.build import build_tasks
 
 
 @pytest.fixture(scope="module")

@@ -13,11 +13,11 @@ import logging
 import re
 
 import pytest
+from crmarena_sf.emulator import soql, sosl
+from crmarena_sf.emulator.errors import TOO_COMPLICATED, SalesforceError
+from crmarena_sf.emulator.store.org import Org
 
 from crmarena_sf import connect
-from emulator import soql, sosl
-from emulator.errors import TOO_COMPLICATED, SalesforceError
-from emulator.store.org import Org
 
 ERROR_ID = re.compile(
     r"^An unexpected error occurred\. Please include this ErrorId if you contact support: "
@@ -72,7 +72,7 @@ def test_an_engine_bug_is_unknown_exception_with_one_error_id_format_and_is_logg
 
 
 def test_the_traceback_behind_an_error_id_is_in_a_log_file_the_user_finds(org, monkeypatch, private_cache):
-    from emulator.error_boundary import error_log_path
+    from crmarena_sf.emulator.error_boundary import error_log_path
 
     monkeypatch.setattr(soql, "first_batch", _engine_bug)
     error = _failure(lambda: soql.query(org, "SELECT Id FROM Account"))
@@ -112,7 +112,7 @@ def test_rest_answers_an_engine_bug_and_a_router_bug_alike(monkeypatch, caplog):
     caplog.set_level(logging.ERROR, logger="emulator")
     monkeypatch.setattr(soql, "first_batch", _engine_bug)
     monkeypatch.setattr(soql, "first_batch_json", _engine_bug)  # REST answers /query with the JSON body
-    from emulator.rest import describe
+    from crmarena_sf.emulator.rest import describe
 
     monkeypatch.setattr(describe.ROUTES[2], "handlers", {"GET": _engine_bug})
     for path in ("query?q=SELECT+Id+FROM+Account", "limits"):
@@ -131,7 +131,7 @@ def test_rest_answers_an_engine_bug_and_a_router_bug_alike(monkeypatch, caplog):
 def test_a_composite_subrequest_bug_is_answered_and_logged_like_a_request_of_its_own(monkeypatch, caplog):
     sf = connect("blank")
     caplog.set_level(logging.ERROR, logger="emulator")
-    from emulator.rest import describe
+    from crmarena_sf.emulator.rest import describe
 
     monkeypatch.setattr(describe.ROUTES[2], "handlers", {"GET": _engine_bug})
     body = {

@@ -6,12 +6,11 @@ import hashlib
 import os
 
 import pytest
-
-from loaders.dataset import Dataset, DatasetError
-from loaders.generate import generate
-from loaders.profiles import resolve
-from loaders.validate import validate_dataset
-from metadata import load_schema
+from crmarena_sf.loaders.dataset import Dataset, DatasetError
+from crmarena_sf.loaders.generate import generate
+from crmarena_sf.loaders.profiles import resolve
+from crmarena_sf.loaders.validate import validate_dataset
+from crmarena_sf.metadata import load_schema
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +83,7 @@ def test_accounts_are_person_accounts_with_their_person_contact(con):
 
 
 def test_agents_are_standard_users_and_the_admin_is_not_duplicated(con):
-    from emulator.store.seed import ADMIN_USERNAME, STANDARD_USER_PROFILE_ID
+    from crmarena_sf.emulator.store.seed import ADMIN_USERNAME, STANDARD_USER_PROFILE_ID
 
     assert rows(con, 'SELECT DISTINCT "ProfileId" FROM "User"') == [(STANDARD_USER_PROFILE_ID,)]
     assert rows(
@@ -95,7 +94,7 @@ def test_agents_are_standard_users_and_the_admin_is_not_duplicated(con):
 
 
 def test_every_product_has_a_standard_price_and_items_use_their_orders_price_book(con):
-    from emulator.store.seed import STANDARD_PRICEBOOK_ID
+    from crmarena_sf.emulator.store.seed import STANDARD_PRICEBOOK_ID
 
     assert rows(
         con,
@@ -224,18 +223,18 @@ def test_unwritable_directory_and_existing_output_leave_nothing_behind(tmp_path)
 
 
 def test_a_failure_midway_removes_the_partial_dataset(tmp_path, monkeypatch):
-    from loaders.generate import knowledge
+    from crmarena_sf.loaders.generate import knowledge
 
     def broken(ctx):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr("loaders.generate.STEPS", _steps_with(knowledge.write_articles, broken))
+    monkeypatch.setattr("crmarena_sf.loaders.generate.STEPS", _steps_with(knowledge.write_articles, broken))
     with pytest.raises(RuntimeError, match="disk full"):
         generate(tmp_path / "ds", profile="tiny")
     assert list(tmp_path.iterdir()) == []
 
 
 def _steps_with(original, replacement):
-    import loaders.generate as g
+    import crmarena_sf.loaders.generate as g
 
     return tuple((name, replacement if step is original else step) for name, step in g.STEPS)

@@ -15,10 +15,10 @@ import re
 from dataclasses import dataclass, field
 
 import pytest
+from crmarena_sf.loaders.generate import conversation_text as talk
+from crmarena_sf.loaders.generate import generate
 
 import crmarena_sf
-from loaders.generate import conversation_text as talk
-from loaders.generate import generate
 
 CHAT_LINE = re.compile(r"\[(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\] (.+) \((Customer|Agent)\): (.*)")
 

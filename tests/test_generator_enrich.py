@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
-from loaders.dataset import Dataset
-from loaders.generate import generate
-from loaders.generate.enrich import rewrite
+from crmarena_sf.loaders.dataset import Dataset
+from crmarena_sf.loaders.generate import generate
+from crmarena_sf.loaders.generate.enrich import rewrite
 
 
 class FakeChat:

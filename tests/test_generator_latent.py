@@ -11,10 +11,9 @@ import re
 from collections import Counter, defaultdict
 
 import pytest
-
-from emulator import soql
-from loaders.dataset import Dataset
-from loaders.generate import conversation_text, knowledge_text
+from crmarena_sf.emulator import soql
+from crmarena_sf.loaders.dataset import Dataset
+from crmarena_sf.loaders.generate import conversation_text, knowledge_text
 
 pytestmark = pytest.mark.slow
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from crmarena_sf.loaders.dataset import Dataset
+from crmarena_sf.loaders.generate import generate
+from crmarena_sf.loaders.profiles import FULL, NOT_SCALED, estimated_storage_kb, resolve
 
 from crmarena_sf.cli.main import main
-from loaders.dataset import Dataset
-from loaders.generate import generate
-from loaders.profiles import FULL, NOT_SCALED, estimated_storage_kb, resolve
 
 
 def test_full_is_the_original_org_and_history_adds_up():

@@ -1,8 +1,7 @@
 """Record Ids: 15 case-sensitive characters plus the case-safe checksum suffix."""
 
 import pytest
-
-from emulator import ids
+from crmarena_sf.emulator import ids
 
 
 @pytest.mark.parametrize(

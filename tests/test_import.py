@@ -5,15 +5,15 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from crmarena_sf.emulator import soql
+from crmarena_sf.emulator.ids import make_id
+from crmarena_sf.loaders.crmarena_dump import DUMP_TABLES, import_dump
+from crmarena_sf.loaders.dataset import Dataset, DatasetError
+from crmarena_sf.loaders.load import load_dataset
+from crmarena_sf.loaders.validate import validate_dataset
+from crmarena_sf.metadata import load_schema
 
 from crmarena_sf.cli.main import main
-from emulator import soql
-from emulator.ids import make_id
-from loaders.crmarena_dump import DUMP_TABLES, import_dump
-from loaders.dataset import Dataset, DatasetError
-from loaders.load import load_dataset
-from loaders.validate import validate_dataset
-from metadata import load_schema
 
 
 def ws(prefix: str, n: int) -> str:
@@ -178,7 +178,7 @@ def test_names_are_derived_and_accounts_are_person_accounts(org):
 
 
 def org_url(object_name, org):
-    from emulator.store.seed import STANDARD_USER_PROFILE_ID
+    from crmarena_sf.emulator.store.seed import STANDARD_USER_PROFILE_ID
 
     return f"/services/data/v62.0/sobjects/{object_name}/{STANDARD_USER_PROFILE_ID}"
 

@@ -6,12 +6,12 @@ import shutil
 
 import duckdb
 import pytest
+from crmarena_sf.emulator import soql
+from crmarena_sf.emulator.store.org import Org
+from crmarena_sf.loaders.dataset import Dataset, DatasetError
+from crmarena_sf.loaders.load import LOAD_KIND, load_dataset
 
 from crmarena_sf.cli.main import main
-from emulator import soql
-from emulator.store.org import Org
-from loaders.dataset import Dataset, DatasetError
-from loaders.load import LOAD_KIND, load_dataset
 
 
 @pytest.fixture(scope="module")

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from loaders import default_org
-from loaders.generate import GENERATOR_VERSION
+from crmarena_sf.loaders import default_org
+from crmarena_sf.loaders.generate import GENERATOR_VERSION
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +53,7 @@ def test_each_call_gets_a_private_fork(cache):
 
 
 def test_the_loaded_and_indexed_org_is_kept_as_a_read_only_file(cache, monkeypatch):
-    from emulator.sosl import search
+    from crmarena_sf.emulator.sosl import search
 
     path = default_org.default_org_file(progress=False)
     assert path.name == f"{GENERATOR_VERSION}-tiny-0.duckdb"

@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from emulator.errors import SalesforceError
-from emulator.store.org import Org
-from metadata import DESCRIBE_DIR, load_schema, read_describes
-from metadata.build import build_describes, main, render
-from metadata.model import SObject
-from metadata.spec import FIELD_KEYS, OBJECT_DEFAULTS
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.store.org import Org
+from crmarena_sf.metadata import DESCRIBE_DIR, load_schema, read_describes
+from crmarena_sf.metadata.build import build_describes, main, render
+from crmarena_sf.metadata.model import SObject
+from crmarena_sf.metadata.spec import FIELD_KEYS, OBJECT_DEFAULTS
 
 CRMARENA_OBJECTS = {
     "User", "Account", "Contact", "Case", "Knowledge__kav", "ProductCategory", "Product2",

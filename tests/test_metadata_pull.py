@@ -7,12 +7,12 @@ import re
 
 import pytest
 import responses
+from crmarena_sf.metadata import DESCRIBE_DIR, load_schema, read_describes
+from crmarena_sf.metadata.build import build_describes
+from crmarena_sf.metadata.pull import CRMARENA_OBJECTS
+from crmarena_sf.metadata.spec import API_VERSION, field, sobject
 
 from crmarena_sf.cli.main import main
-from metadata import DESCRIBE_DIR, load_schema, read_describes
-from metadata.build import build_describes
-from metadata.pull import CRMARENA_OBJECTS
-from metadata.spec import API_VERSION, field, sobject
 
 INSTANCE = "https://acme.my.salesforce.com"
 SOAP_LOGIN = f"https://login.salesforce.com/services/Soap/u/{API_VERSION}"

@@ -20,16 +20,16 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from crmarena_sf.emulator import sosl
+from crmarena_sf.emulator.sosl import index
+from crmarena_sf.emulator.store import files
+from crmarena_sf.emulator.store.org import Org
 from simple_salesforce.exceptions import SalesforceMalformedRequest
 
 from crmarena_sf import connect
 from crmarena_sf.cli.main import main
-from crmarena_sf.connect import emulated_org
-from crmarena_sf.orgs import OrgInUse, OrgNotFound
-from emulator import sosl
-from emulator.sosl import index
-from emulator.store import files
-from emulator.store.org import Org
+from crmarena_sf.connection.connect import emulated_org
+from crmarena_sf.connection.orgs import OrgInUse, OrgNotFound
 
 CLI = [sys.executable, "-m", "crmarena_sf.cli.main"]
 
@@ -92,12 +92,12 @@ def test_each_connection_to_an_org_file_gets_a_private_copy_and_the_file_never_c
 def test_a_dataset_directory_is_loaded_once_per_process_and_each_connection_forks_it(
     tiny_dataset, tmp_path, monkeypatch
 ):
-    import loaders.load
+    from crmarena_sf.loaders import load as loader
 
     dataset = Path(shutil.copytree(tiny_dataset, tmp_path / "ds"))
     loads = []
-    real_load = loaders.load.load_dataset
-    monkeypatch.setattr(loaders.load, "load_dataset", lambda *a, **k: loads.append(a) or real_load(*a, **k))
+    real_load = loader.load_dataset
+    monkeypatch.setattr(loader, "load_dataset", lambda *a, **k: loads.append(a) or real_load(*a, **k))
     first, second = connect(org=str(dataset)), connect(org=str(dataset))
     assert len(loads) == 1
     first.Case.create({"Subject": "Only in the first connection"})

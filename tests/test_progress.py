@@ -6,8 +6,8 @@ import io
 import subprocess
 import sys
 
-from loaders import progress
-from loaders.progress import progress_bar
+from crmarena_sf import progress
+from crmarena_sf.progress import progress_bar
 
 
 class _Terminal(io.StringIO):

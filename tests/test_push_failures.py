@@ -10,6 +10,9 @@ import json
 
 import pytest
 import requests
+from crmarena_sf.emulator import soql
+from crmarena_sf.loaders.generate import generate
+from crmarena_sf.loaders.push.keys import KEY_FIELD
 from push_faults import (
     API_DISABLED,
     EXPIRED_PASSWORD,
@@ -24,9 +27,6 @@ from push_faults import (
 )
 
 from crmarena_sf.cli.main import main
-from emulator import soql
-from loaders.generate import generate
-from loaders.push.keys import KEY_FIELD
 
 PUSH_OPTIONS = ["--quiet", "--bulk-poll", "0"]
 

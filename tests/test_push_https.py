@@ -15,15 +15,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from crmarena_sf.loaders.dataset import Dataset
+from crmarena_sf.loaders.generate import generate
+from crmarena_sf.loaders.push.idmap import IdMap
+from crmarena_sf.loaders.push.keys import KEY_FIELD
+from crmarena_sf.loaders.push.plan import NOT_PUSHED
+from crmarena_sf.tasks.build import build_tasks
 from simple_salesforce import Salesforce
 
 import crmarena_sf
-from loaders.dataset import Dataset
-from loaders.generate import generate
-from loaders.push.idmap import IdMap
-from loaders.push.keys import KEY_FIELD
-from loaders.push.plan import NOT_PUSHED
-from tasks.build import build_tasks
 
 CLI = [sys.executable, "-m", "crmarena_sf.cli.main"]
 PER_TASK = 25

@@ -4,9 +4,8 @@ to the update pass, a cycle of required references refused (CumulusCI's ``after`
 from __future__ import annotations
 
 import pytest
-
-from loaders.push.ordering import CycleError, order_objects
-from loaders.push.plan import Column
+from crmarena_sf.loaders.push.ordering import CycleError, order_objects
+from crmarena_sf.loaders.push.plan import Column
 
 
 def test_parents_come_first_and_ties_go_by_name():

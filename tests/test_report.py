@@ -11,13 +11,13 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from crmarena_sf.loaders.generate import generate
+from crmarena_sf.tasks.families import FAMILIES
+from crmarena_sf.tasks.leaderboard import ABBREVIATIONS, COLUMNS, FRAMEWORKS, ROWS
+from crmarena_sf.tasks.report import render_html, write_html
+from crmarena_sf.tasks.results import EpisodeResult, Results, ResultsFileError, read_results
 
 from crmarena_sf.cli.main import main
-from loaders.generate import generate
-from tasks.families import FAMILIES
-from tasks.leaderboard import ABBREVIATIONS, COLUMNS, FRAMEWORKS, ROWS
-from tasks.report import render_html, write_html
-from tasks.results import EpisodeResult, Results, ResultsFileError, read_results
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 HOSTILE = '<script>alert("x")</script>'

@@ -18,7 +18,7 @@ import requests
 from simple_salesforce.exceptions import SalesforceGeneralError
 
 from crmarena_sf import connect
-from crmarena_sf.connect import emulated_org
+from crmarena_sf.connection.connect import emulated_org
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import pytest
 from simple_salesforce.exceptions import SalesforceMalformedRequest
 
 from crmarena_sf import connect
-from crmarena_sf.connect import emulated_org
+from crmarena_sf.connection.connect import emulated_org
 
 
 @pytest.fixture

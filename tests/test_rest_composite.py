@@ -9,11 +9,11 @@ ALL_OR_NONE_OPERATION_ROLLED_BACK), resources_composite_sobject_tree.htm.
 from __future__ import annotations
 
 import pytest
+from crmarena_sf.emulator.store.org import Org
 from simple_salesforce.exceptions import SalesforceMalformedRequest
 
 from crmarena_sf import connect
-from crmarena_sf.connect import emulated_org
-from emulator.store.org import Org
+from crmarena_sf.connection.connect import emulated_org
 
 V = "/services/data/v62.0"
 

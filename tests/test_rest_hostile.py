@@ -19,7 +19,7 @@ import zlib
 import pytest
 
 from crmarena_sf import connect
-from crmarena_sf.connect import emulated_org
+from crmarena_sf.connection.connect import emulated_org
 
 V = "/services/data/v62.0"
 FAST = 2.0
@@ -462,7 +462,7 @@ def test_a_bulk_row_with_a_huge_exponent_fails_alone_and_quickly(api):
 
 
 def test_a_job_whose_run_breaks_midway_ends_failed_and_keeps_none_of_its_rows(api, monkeypatch):
-    from emulator.rest import bulk2
+    from crmarena_sf.emulator.rest import bulk2
 
     real = bulk2.run_ingest
 

@@ -8,11 +8,11 @@ the resources by version); SOAP API Developer Guide, logout().
 from __future__ import annotations
 
 import pytest
+from crmarena_sf.emulator.rest import Request, Router
+from crmarena_sf.emulator.store.org import Org
+from crmarena_sf.emulator.store.seed import ADMIN_USERNAME, ORGANIZATION_ID
 
 from crmarena_sf import connect
-from emulator.rest import Request, Router
-from emulator.store.org import Org
-from emulator.store.seed import ADMIN_USERNAME, ORGANIZATION_ID
 
 INSTANCE = "https://emulator.example.com"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from crmarena_sf.emulator.rest import Request, Router
 from simple_salesforce import Salesforce
 from simple_salesforce.exceptions import (
     SalesforceExpiredSession,
@@ -18,8 +19,7 @@ from simple_salesforce.exceptions import (
 )
 
 from crmarena_sf import connect
-from crmarena_sf.connect import emulated_org
-from emulator.rest import Request, Router
+from crmarena_sf.connection.connect import emulated_org
 
 
 @pytest.fixture
@@ -233,7 +233,7 @@ def test_sessions_are_per_org():
 
 def test_every_error_is_json_even_an_unexpected_one(monkeypatch):
     sf = connect("blank")
-    from emulator.rest import describe
+    from crmarena_sf.emulator.rest import describe
 
     def explode(call):
         raise RuntimeError("bug")

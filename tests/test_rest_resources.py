@@ -17,7 +17,7 @@ import pytest
 from simple_salesforce.exceptions import SalesforceMalformedRequest, SalesforceResourceNotFound
 
 from crmarena_sf import connect
-from crmarena_sf.connect import emulated_org
+from crmarena_sf.connection.connect import emulated_org
 
 
 @pytest.fixture

@@ -11,12 +11,12 @@ import sys
 import time
 
 import pytest
+from crmarena_sf.loaders.generate import generate
+from crmarena_sf.tasks.families import FAMILIES
+from crmarena_sf.tasks.records import load_tasks
 from fake_llm import FakeLLM
 
 from crmarena_sf.cli.main import main
-from loaders.generate import generate
-from tasks.families import FAMILIES
-from tasks.records import load_tasks
 
 
 @pytest.fixture(scope="module")

@@ -11,10 +11,10 @@ import json
 import threading
 
 import pytest
+from crmarena_sf.emulator import soql as soql_engine
+from crmarena_sf.tasks.records import load_tasks
 
-import emulator.soql
 from crmarena_sf.cli.main import main
-from tasks.records import load_tasks
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +28,7 @@ def task_file(tiny_dataset, tmp_path_factory):
 @pytest.fixture
 def failing_queries(monkeypatch):
     """``failing_queries(n)``: the engine's next n queries fail as an emulator defect would."""
-    real = emulator.soql.first_batch_json
+    real = soql_engine.first_batch_json
     left = [0]
     lock = threading.Lock()
 
@@ -40,7 +40,7 @@ def failing_queries(monkeypatch):
             raise RuntimeError("injected emulator defect")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(emulator.soql, "first_batch_json", first_batch_json)
+    monkeypatch.setattr(soql_engine, "first_batch_json", first_batch_json)
 
     def arm(n: int) -> None:
         left[0] = n

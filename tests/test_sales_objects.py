@@ -10,12 +10,12 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from crmarena_sf.emulator.store.org import Org
+from crmarena_sf.metadata import load_schema
 from simple_salesforce.exceptions import SalesforceMalformedRequest
 
 import crmarena_sf
-from crmarena_sf.connect import emulated_org
-from emulator.store.org import Org
-from metadata import load_schema
+from crmarena_sf.connection.connect import emulated_org
 
 SALES_OBJECTS = {
     "Lead": "00Q",

@@ -14,12 +14,11 @@ import threading
 
 import pytest
 import requests
+from crmarena_sf.emulator.rest.router import Router
+from crmarena_sf.emulator.rest.server import serve
+from crmarena_sf.emulator.store.org import Org
+from crmarena_sf.emulator.store.seed import ADMIN_USERNAME
 from simple_salesforce import Salesforce, SalesforceLogin
-
-from emulator.rest.router import Router
-from emulator.rest.server import serve
-from emulator.store.org import Org
-from emulator.store.seed import ADMIN_USERNAME
 
 
 @pytest.fixture(scope="module")

@@ -17,10 +17,9 @@ import time
 
 import pytest
 import requests
-
-from emulator.rest.router import Router
-from emulator.rest.server import serve
-from emulator.store.org import Org
+from crmarena_sf.emulator.rest.router import Router
+from crmarena_sf.emulator.rest.server import serve
+from crmarena_sf.emulator.store.org import Org
 
 TIMEOUT = 0.5
 """The servers' socket timeout in these tests (the default is a minute)."""

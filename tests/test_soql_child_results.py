@@ -19,7 +19,7 @@ import pytest
 from simple_salesforce.exceptions import SalesforceMalformedRequest
 
 from crmarena_sf import connect
-from crmarena_sf.connect import emulated_org
+from crmarena_sf.connection.connect import emulated_org
 
 BATCH_200 = {"Sforce-Query-Options": "batchSize=200"}
 ACCOUNTS_AND_CONTACTS = (

@@ -10,8 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-
-from emulator import ids, soql
+from crmarena_sf.emulator import ids, soql
 
 START = "2020-01-01T00:00:00Z"
 END = "2024-12-31T23:59:59Z"

@@ -13,11 +13,10 @@ Channels ``All``, and FAQ articles that do not depend on the channel are not in 
 from __future__ import annotations
 
 import pytest
-
-from emulator import soql
-from emulator.errors import SalesforceError
-from loaders.generate.knowledge import CATEGORIES
-from metadata.data_categories import GROUPS, group
+from crmarena_sf.emulator import soql
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.loaders.generate.knowledge import CATEGORIES
+from crmarena_sf.metadata.data_categories import GROUPS, group
 
 pytestmark = pytest.mark.slow
 

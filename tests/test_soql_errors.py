@@ -12,10 +12,9 @@ parentheses, ``Invalid datetime: ...``), and the INVALID_FIELD text for quoted d
 from __future__ import annotations
 
 import pytest
-
-from emulator import soql
-from emulator.errors import SalesforceError
-from emulator.soql.errors import caret_prefix
+from crmarena_sf.emulator import soql
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.soql.errors import caret_prefix
 
 WSDL = " Please reference your WSDL or the describe call for the appropriate names."
 

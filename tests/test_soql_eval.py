@@ -4,10 +4,10 @@ must match and pairs that must not (the BIRD/Spider way: results, not text)."""
 from __future__ import annotations
 
 import pytest
+from crmarena_sf.loaders.generate import generate
+from crmarena_sf.tasks.soql_eval import compare, has_top_level_order_by
 
 import crmarena_sf
-from crmarena_sf.soql_eval import compare, has_top_level_order_by
-from loaders.generate import generate
 
 
 @pytest.fixture(scope="module")

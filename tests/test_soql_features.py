@@ -11,9 +11,8 @@ code is Salesforce's FUNCTIONALITY_NOT_ENABLED; its wording here is modelled (em
 from __future__ import annotations
 
 import pytest
-
-from emulator import soql
-from emulator.errors import SalesforceError
+from crmarena_sf.emulator import soql
+from crmarena_sf.emulator.errors import SalesforceError
 
 
 def error_of(org, text: str) -> tuple[str, str]:

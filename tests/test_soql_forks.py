@@ -1,7 +1,7 @@
 """SOQL on forks: a fork reads its parent's tables directly (no view) yet never sees the parent's later writes."""
 
-from emulator import Org
-from emulator.soql import query
+from crmarena_sf.emulator import Org
+from crmarena_sf.emulator.soql import query
 
 
 def names(org, soql="SELECT Name FROM Account ORDER BY Name"):

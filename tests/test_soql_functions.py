@@ -8,12 +8,11 @@ Sources: SOQL and SOSL Reference, "Aggregate Functions", "Date Functions", "FORM
 from __future__ import annotations
 
 import pytest
+from crmarena_sf.emulator import soql
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.soql.functions import Typed, lookup, registry
+from crmarena_sf.emulator.soql.plans import clear_caches
 from sqlglot import exp
-
-from emulator import soql
-from emulator.errors import SalesforceError
-from emulator.soql.functions import Typed, lookup, registry
-from emulator.soql.plans import clear_caches
 
 
 def error_of(org, text: str) -> SalesforceError:

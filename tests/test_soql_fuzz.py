@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import pytest
 import sqlglot
+from crmarena_sf.emulator import soql
+from crmarena_sf.emulator.errors import SalesforceError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlglot import exp
-
-from emulator import soql
-from emulator.errors import SalesforceError
 
 SETTINGS = settings(
     max_examples=100,

@@ -12,12 +12,11 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from crmarena_sf.emulator import soql, sosl
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.soql.dates import RELATIVE_DATES_WITH_N
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from emulator import soql, sosl
-from emulator.errors import SalesforceError
-from emulator.soql.dates import RELATIVE_DATES_WITH_N
 
 BOUNDARIES = [0, 1, 199, 200, 201, 1999, 2000, 2001, 2**31 - 1, 2**31, 2**53 + 1, 2**63 - 1, 2**63, 2**64,
               10**20, 10**38, 10**40]  # fmt: skip

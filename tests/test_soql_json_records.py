@@ -12,10 +12,9 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from emulator import soql
-from emulator.soql.plans import bound_query, context, plan_for
-from emulator.soql.translate import compile_plan
+from crmarena_sf.emulator import soql
+from crmarena_sf.emulator.soql.plans import bound_query, context, plan_for
+from crmarena_sf.emulator.soql.translate import compile_plan
 
 pytestmark = pytest.mark.slow
 

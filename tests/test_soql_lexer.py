@@ -10,11 +10,10 @@ tokens (kind, text, offsets), the same ``unexpected token`` and unterminated-str
 from __future__ import annotations
 
 import pytest
+from crmarena_sf.emulator.soql import lexer
+from crmarena_sf.emulator.soql.errors import SoqlError
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from emulator.soql import lexer
-from emulator.soql.errors import SoqlError
 
 PIECES = [
     "SELECT", "Id", "Name", "a_b", "_x", "x1", "USD5000", "5000", "0", "00", "0x1F", "0b1", "1.", "1.5",

@@ -10,12 +10,12 @@ location once geocoded (its latitude and longitude); DISTANCE may also be select
 from __future__ import annotations
 
 import pytest
+from crmarena_sf.emulator import soql
+from crmarena_sf.emulator.errors import SalesforceError
 from simple_salesforce.exceptions import SalesforceMalformedRequest
 
 from crmarena_sf import connect
-from crmarena_sf.connect import emulated_org
-from emulator import soql
-from emulator.errors import SalesforceError
+from crmarena_sf.connection.connect import emulated_org
 
 SAN_FRANCISCO = "GEOLOCATION(37.775,-122.418)"
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from crmarena_sf.emulator import soql
 from small_org import NOW
-
-from emulator import soql
 
 
 def test_the_small_org_holds_what_the_soql_tests_assume(built):

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 
-from emulator import Org, soql
-from emulator.soql.dialect import SOQL
-from emulator.soql.plans import bound_query, context, plan_for
-from emulator.soql.translate import compile_plan
+from crmarena_sf.emulator import Org, soql
+from crmarena_sf.emulator.soql.dialect import SOQL
+from crmarena_sf.emulator.soql.plans import bound_query, context, plan_for
+from crmarena_sf.emulator.soql.translate import compile_plan
 
 QUERIES = [
     "SELECT Id, Name, Owner.Name, CreatedDate FROM Account WHERE Name != null AND CreatedDate < 2030-01-01T00:00:00Z "

@@ -12,10 +12,9 @@ API 58.0, two before), "FIELDS()" (a bounded result: LIMIT 200 or an Id filter),
 from __future__ import annotations
 
 import pytest
+from crmarena_sf.emulator import soql, sosl
+from crmarena_sf.emulator.errors import SalesforceError
 from small_org import names
-
-from emulator import soql, sosl
-from emulator.errors import SalesforceError
 
 
 def error_of(org, text: str, **options) -> SalesforceError:

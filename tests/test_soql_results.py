@@ -12,11 +12,10 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from crmarena_sf.emulator import ids, soql
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.store.dml import write_rows
 from small_org import QUEUE_ID, names
-
-from emulator import ids, soql
-from emulator.errors import SalesforceError
-from emulator.store.dml import write_rows
 
 
 def one(org, text: str, **options) -> dict:

@@ -11,10 +11,9 @@ The org's clock is frozen on Wednesday 2024-05-15 12:00 UTC.
 from __future__ import annotations
 
 import pytest
+from crmarena_sf.emulator import soql
+from crmarena_sf.emulator.errors import SalesforceError
 from small_org import names
-
-from emulator import soql
-from emulator.errors import SalesforceError
 
 
 def subjects(org, where: str, **options) -> set:

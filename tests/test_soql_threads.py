@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import threading
 
-from emulator import Org, soql
+from crmarena_sf.emulator import Org, soql
 
 
 def test_concurrent_queries_never_garble_each_other():

@@ -11,12 +11,12 @@ import textwrap
 from collections import Counter
 
 import pytest
+from crmarena_sf.loaders.generate import generate
+from crmarena_sf.tasks.build import build_tasks
+from crmarena_sf.tasks.families.soql_generation import LEVELS
 
 import crmarena_sf
 from crmarena_sf.cli.main import main
-from loaders.generate import generate
-from tasks.build import build_tasks
-from tasks.families.soql_generation import LEVELS
 
 
 @pytest.fixture(scope="module")

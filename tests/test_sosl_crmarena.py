@@ -12,9 +12,8 @@ import html
 import re
 
 import pytest
-
-from emulator import sosl
-from emulator.sosl.text import STOP_WORDS, tokens, word_forms
+from crmarena_sf.emulator import sosl
+from crmarena_sf.emulator.sosl.text import STOP_WORDS, tokens, word_forms
 
 ARTICLES = (
     "FIND {{{}}} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title, FAQ_Answer__c "

@@ -7,7 +7,7 @@ DATA CATEGORY Location__c AT America__c``; AT, ABOVE, BELOW, ABOVE_OR_BELOW; sev
 parentheses; specifiers joined by AND; RETURNING articles (or questions) only. The org's groups are
 ``Topics`` (All > Policies > Billing, Returns ...; Products > Footwear ...; Services > Tracking ...)
 and ``Channels`` (All > Online, Stores). Decisions where the page is silent are in
-:mod:`emulator.sosl.data_category` (refusals are MALFORMED_SEARCH, worded as SOQL's).
+:mod:`crmarena_sf.emulator.sosl.data_category` (refusals are MALFORMED_SEARCH, worded as SOQL's).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from simple_salesforce.exceptions import SalesforceMalformedRequest
 
 from crmarena_sf import connect
-from crmarena_sf.connect import emulated_org
+from crmarena_sf.connection.connect import emulated_org
 
 ARTICLES = {
     # title: (Topics category, Channels category or None)

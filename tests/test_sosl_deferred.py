@@ -4,11 +4,10 @@ every search still sees every write before it, a write only notes its records.""
 from __future__ import annotations
 
 import pytest
-
-from emulator import sosl
-from emulator.errors import SalesforceError
-from emulator.sosl import index
-from emulator.store.org import Org
+from crmarena_sf.emulator import sosl
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.sosl import index
+from crmarena_sf.emulator.store.org import Org
 
 
 def names(org: Org, term: str) -> list[str]:

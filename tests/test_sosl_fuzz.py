@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import pytest
 import sqlglot
+from crmarena_sf.emulator import sosl
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.store.org import Org
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlglot import exp
-
-from emulator import sosl
-from emulator.errors import SalesforceError
-from emulator.store.org import Org
 
 SETTINGS = settings(
     max_examples=150,

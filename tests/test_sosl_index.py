@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
-from emulator import sosl
-from emulator.sosl import index
-from emulator.store.dml import write_rows
-from emulator.store.org import Org
+from crmarena_sf.emulator import sosl
+from crmarena_sf.emulator.sosl import index
+from crmarena_sf.emulator.store.dml import write_rows
+from crmarena_sf.emulator.store.org import Org
 
 
 def names(org: Org, term: str, obj: str = "Product2") -> list[str]:

@@ -8,11 +8,10 @@ _returning.htm, _limit.htm, _offset.htm, _examples.htm) and errors observed on l
 from __future__ import annotations
 
 import pytest
-
-from emulator.errors import SalesforceError
-from emulator.sosl.statement import parse
-from emulator.sosl.terms import Chain, Leaf, Step, leaves
-from emulator.sosl.text import tokens, word_forms
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.sosl.statement import parse
+from crmarena_sf.emulator.sosl.terms import Chain, Leaf, Step, leaves
+from crmarena_sf.emulator.sosl.text import tokens, word_forms
 
 
 def tree(term: str):

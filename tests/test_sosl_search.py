@@ -9,11 +9,10 @@ CRMArena org's behaviour (a live CRMArena org's answers in neulab/agent-data-pro
 from __future__ import annotations
 
 import pytest
-
-from emulator import ids, sosl
-from emulator.errors import SalesforceError
-from emulator.store.dml import write_rows
-from emulator.store.org import Org
+from crmarena_sf.emulator import ids, sosl
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.store.dml import write_rows
+from crmarena_sf.emulator.store.org import Org
 
 
 def add_article(org: Org, number: int, title: str, body: str, status: str = "Online") -> str:
@@ -471,7 +470,7 @@ PATH_QUERIES = [
 @pytest.mark.parametrize("path", ["duckdb, one scan per object", "duckdb, one lookup per word"])
 def test_duckdb_lookups_answer_as_the_in_memory_postings_do(org, monkeypatch, path):
     """Large indexes are matched in DuckDB, small ones in memory (emulator/sosl/postings.py): same answers."""
-    from emulator.sosl import matcher, postings
+    from crmarena_sf.emulator.sosl import matcher, postings
 
     expected = [sosl.search(org, q) for q in PATH_QUERIES]
     monkeypatch.setattr(postings, "MAX_TOKENS", 0)
@@ -481,7 +480,7 @@ def test_duckdb_lookups_answer_as_the_in_memory_postings_do(org, monkeypatch, pa
 
 def test_a_token_index_answers_as_the_scan_does_and_follows_writes(org, monkeypatch):
     """Large token tables get an index on ``token`` (emulator/sosl/index.py): same answers, before and after a write."""
-    from emulator.sosl import index, matcher, postings
+    from crmarena_sf.emulator.sosl import index, matcher, postings
 
     expected = [sosl.search(org, q) for q in PATH_QUERIES]
     monkeypatch.setattr(postings, "MAX_TOKENS", 0)
@@ -503,7 +502,7 @@ def test_a_token_index_answers_as_the_scan_does_and_follows_writes(org, monkeypa
 
 
 def test_forks_share_the_in_memory_postings_until_they_write(org):
-    from emulator.sosl import index, postings
+    from crmarena_sf.emulator.sosl import index, postings
 
     sosl.search(org, "FIND {jacket} RETURNING Product2")
     fork = org.fork()

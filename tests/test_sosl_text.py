@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import duckdb
 import pytest
+from crmarena_sf.emulator.sosl.text import (
+    phone_digits,
+    phone_digits_sql,
+    searchable_text,
+    token_list_sql,
+    tokens,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from emulator.sosl.text import phone_digits, phone_digits_sql, searchable_text, token_list_sql, tokens
 
 SETTINGS = settings(
     max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None

@@ -11,9 +11,8 @@ jsforce/jsforce#1074 and MinnPost/object-sync-for-salesforce#194).
 import datetime as dt
 
 import pytest
-
-from emulator import Org, SalesforceError
-from emulator.store.seed import STANDARD_PRICEBOOK_ID
+from crmarena_sf.emulator import Org, SalesforceError
+from crmarena_sf.emulator.store.seed import STANDARD_PRICEBOOK_ID
 
 PERSON_ACCOUNT_RT = "012Em0000000001IAA"
 

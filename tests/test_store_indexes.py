@@ -11,12 +11,12 @@ writes in a fork (which copies the table it writes, indexes included).
 from __future__ import annotations
 
 import pytest
+from crmarena_sf.emulator import sosl
+from crmarena_sf.emulator.soql.plans import plan_for
+from crmarena_sf.emulator.store import indexes
+from crmarena_sf.loaders.load import load_dataset
 
 from crmarena_sf import connect
-from emulator import sosl
-from emulator.soql.plans import plan_for
-from emulator.store import indexes
-from loaders.load import load_dataset
 
 
 @pytest.fixture(scope="module")

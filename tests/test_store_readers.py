@@ -7,10 +7,10 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from crmarena_sf.emulator.store.org import Org
 
 import crmarena_sf
-from crmarena_sf.connect import emulated_org
-from emulator.store.org import Org
+from crmarena_sf.connection.connect import emulated_org
 
 
 def accounts(org: Org) -> int:

@@ -8,9 +8,9 @@ Guide, "QueryAll", https://developer.salesforce.com/docs/atlas.en-us.api_rest.me
 from __future__ import annotations
 
 import pytest
+from crmarena_sf.loaders.load import load_dataset
 
 from crmarena_sf import connect
-from loaders.load import load_dataset
 
 
 @pytest.fixture(scope="module")

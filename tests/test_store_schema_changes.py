@@ -4,11 +4,10 @@ and the org file, and never leak into the orgs that share the old schema."""
 from __future__ import annotations
 
 import pytest
-
-from emulator import soql, sosl
-from emulator.errors import SalesforceError
-from emulator.store.org import Org
-from emulator.store.schema_changes import add_custom_field, add_custom_object
+from crmarena_sf.emulator import soql, sosl
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.store.org import Org
+from crmarena_sf.emulator.store.schema_changes import add_custom_field, add_custom_object
 
 ISSUE_NAME = {"type": "string", "label": "Issue Name", "length": 80}
 

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from loaders.default_org import cache_root
+from crmarena_sf.loaders.default_org import cache_root
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -23,7 +23,7 @@ from pathlib import Path
 
 
 def test_the_default_org_is_made_in_the_sessions_cache(monkeypatch):
-    from loaders import default_org
+    from crmarena_sf.loaders import default_org
 
     monkeypatch.setattr(default_org, "PROFILE", "tiny")  # the same mechanics, built in a second
     Path(os.environ["WHERE"]).write_text(str(default_org.default_dataset_dir(progress=False)))

@@ -13,14 +13,14 @@ from collections import Counter, defaultdict
 from fractions import Fraction
 
 import pytest
+from crmarena_sf.loaders.default_org import crmarena_org, default_dataset_dir
+from crmarena_sf.tasks.agents import make_agent
+from crmarena_sf.tasks.build import build_tasks
+from crmarena_sf.tasks.families import FAMILIES, family
+from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.runner import run_benchmark
 
 import crmarena_sf
-from loaders.default_org import crmarena_org, default_dataset_dir
-from tasks.agents import make_agent
-from tasks.build import build_tasks
-from tasks.families import FAMILIES, family
-from tasks.org_client import OrgClient
-from tasks.runner import run_benchmark
 
 pytestmark = pytest.mark.slow
 

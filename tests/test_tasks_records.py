@@ -7,12 +7,11 @@ import json
 import re
 
 import pytest
+from crmarena_sf.loaders.crmarena_dump import import_dump
+from crmarena_sf.tasks.agents import EpisodeOutcome
+from crmarena_sf.tasks.records import TaskFileError, TaskRecord, load_tasks, write_tasks
+from crmarena_sf.tasks.runner import run_benchmark
 from test_import import CONTACT, ISSUE, PRODUCT, build_dump
-
-from loaders.crmarena_dump import import_dump
-from tasks.agents import EpisodeOutcome
-from tasks.records import TaskFileError, TaskRecord, load_tasks, write_tasks
-from tasks.runner import run_benchmark
 
 OPTIONAL = "# Domain Details\n## Quarters of the Year\n- Q1: January 1 to March 31 (both inclusive)."
 OFFICIAL = [

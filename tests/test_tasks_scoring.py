@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from tasks.results import EpisodeResult, Results
-from tasks.scoring import exact_match, normalize_answer, overall, reward, task_scores, token_f1
+from crmarena_sf.tasks.results import EpisodeResult, Results
+from crmarena_sf.tasks.scoring import exact_match, normalize_answer, overall, reward, task_scores, token_f1
 
 
 @pytest.mark.parametrize(

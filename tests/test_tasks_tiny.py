@@ -4,13 +4,13 @@ one fork per episode, failures kept per episode, and the reference agent at 100.
 from __future__ import annotations
 
 import pytest
+from crmarena_sf.tasks.agents import EpisodeOutcome, make_agent
+from crmarena_sf.tasks.build import TaskBuildError, build_tasks
+from crmarena_sf.tasks.families import FAMILIES
+from crmarena_sf.tasks.runner import run_benchmark
 from simple_salesforce import Salesforce
 
 import crmarena_sf
-from tasks.agents import EpisodeOutcome, make_agent
-from tasks.build import TaskBuildError, build_tasks
-from tasks.families import FAMILIES
-from tasks.runner import run_benchmark
 
 
 @pytest.fixture(scope="module")

@@ -8,13 +8,13 @@ gold answer: the tools and the solvers share the task policies. Bad arguments an
 from __future__ import annotations
 
 import pytest
+from crmarena_sf.loaders.generate import generate
+from crmarena_sf.tasks.build import build_tasks
+from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.tools import TOOL_NAMES, call_tool
+from crmarena_sf.tasks.tools.schemas import TOOL_SCHEMAS
 
 import crmarena_sf
-from loaders.generate import generate
-from tasks.build import build_tasks
-from tasks.org_client import OrgClient
-from tasks.tools import TOOL_NAMES, call_tool
-from tasks.tools.schemas import TOOL_SCHEMAS
 
 EVER = ("2000-01-01T00:00:00Z", "2100-01-01T00:00:00Z")
 

@@ -15,19 +15,19 @@ import sys
 
 import pytest
 import requests
+from crmarena_sf.emulator.store.org import Org
+from crmarena_sf.metadata import load_schema
+from crmarena_sf.metadata.build import build_describes, render
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, is_deleted, owner_field
+from crmarena_sf.metadata.user_describes import DescribesError
 from simple_salesforce import Salesforce
 from simple_salesforce.exceptions import SalesforceMalformedRequest, SalesforceResourceNotFound
 
 import crmarena_sf
 from crmarena_sf import mock_salesforce
-from crmarena_sf.connect import emulated_org
-from crmarena_sf.orgs import resolve_org
-from emulator.store.org import Org
-from metadata import load_schema
-from metadata.build import build_describes, render
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, owner_field
-from metadata.user_describes import DescribesError
+from crmarena_sf.connection.connect import emulated_org
+from crmarena_sf.connection.orgs import resolve_org
 
 WIDGET = {
     "name": "Widget__c",

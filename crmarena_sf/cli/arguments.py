@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from crmarena_sf.orgs import ORG_HELP
+from crmarena_sf.connection.orgs import ORG_HELP
 
 
 class CommandParser(argparse.ArgumentParser):
@@ -65,8 +65,8 @@ def add_org_options(parser: argparse.ArgumentParser) -> None:
 def connect_for_cli(org: str, backend: str):
     """A simple-salesforce client for ``--org``/``--backend``; unusable orgs and missing credentials are CLI errors."""
     from crmarena_sf.cli.errors import CliError, client_call
-    from crmarena_sf.connect import MissingCredentials, connect
-    from crmarena_sf.orgs import OrgNotFound
+    from crmarena_sf.connection.connect import MissingCredentials, connect
+    from crmarena_sf.connection.orgs import OrgNotFound
 
     try:
         if backend == "salesforce":

@@ -10,8 +10,8 @@ import argparse
 
 from crmarena_sf.cli.arguments import non_negative_int, positive_int
 from crmarena_sf.cli.errors import CliError
-from loaders.dataset import DatasetError
-from loaders.profiles import PROFILES
+from crmarena_sf.loaders.dataset import DatasetError
+from crmarena_sf.loaders.profiles import PROFILES
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from loaders.generate import generate
+    from crmarena_sf.loaders.generate import generate
 
     try:
         path = generate(
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         )
     except (DatasetError, ValueError) as exc:
         raise CliError(str(exc)) from None
-    from loaders.dataset import Dataset
+    from crmarena_sf.loaders.dataset import Dataset
 
     counts = Dataset(path).manifest["counts"]
     print(f"wrote {sum(counts.values()):,} records of {len(counts)} objects to {path}")

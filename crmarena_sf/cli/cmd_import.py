@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from crmarena_sf.cli.errors import CliError
-from loaders.dataset import DatasetError
+from crmarena_sf.loaders.dataset import DatasetError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,8 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from loaders.crmarena_dump import import_dump
-    from loaders.dataset import Dataset
+    from crmarena_sf.loaders.crmarena_dump import import_dump
+    from crmarena_sf.loaders.dataset import Dataset
 
     try:
         path = import_dump(args.dump, args.out, progress=not args.quiet)

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from crmarena_sf.cli.errors import CliError
-from loaders.dataset import DatasetError
+from crmarena_sf.loaders.dataset import DatasetError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,8 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from emulator.store.org import Org
-    from loaders.load import load_dataset
+    from crmarena_sf.emulator.store.org import Org
+    from crmarena_sf.loaders.load import load_dataset
 
     target = Path(args.org)
     if target.exists():

@@ -1,6 +1,6 @@
 """``crmarena-sf metadata pull --out DIR [--objects A,B,...]``: capture describes from a live org.
 
-Credentials come from the environment or ``.env`` (see :func:`crmarena_sf.connect.connect`). The directory
+Credentials come from the environment or ``.env`` (see :func:`crmarena_sf.connection.connect.connect`). The directory
 then extends the schema: ``metadata.load_schema(extra_dirs=(DIR,))``.
 """
 
@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from crmarena_sf.cli.errors import EXIT_FAILED, EXIT_USAGE, CliError, client_call
-from metadata import pull
+from crmarena_sf.metadata import pull
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -44,7 +44,7 @@ def run_pull(args: argparse.Namespace) -> int:
         objects = tuple(name.strip() for name in args.objects.split(",") if name.strip())
         if not objects:
             raise CliError("--objects names no object")
-    from crmarena_sf.connect import MissingCredentials, connect
+    from crmarena_sf.connection.connect import MissingCredentials, connect
 
     try:
         sf = client_call(lambda: connect(backend="salesforce"))

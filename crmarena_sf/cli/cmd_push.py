@@ -74,14 +74,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from crmarena_sf.connect import MissingCredentials, connect
-    from loaders.dataset import DatasetError
-    from loaders.push import PushOptions, PushStopped, push, teardown
+    from crmarena_sf.connection.connect import MissingCredentials, connect
+    from crmarena_sf.loaders.dataset import DatasetError
+    from crmarena_sf.loaders.push import PushOptions, PushStopped, push, teardown
 
     if not args.teardown and not args.dataset:
         raise CliError("push needs a DATASET directory (or --teardown)")
     if not args.teardown:
-        from loaders.dataset import Dataset
+        from crmarena_sf.loaders.dataset import Dataset
 
         try:
             Dataset(args.dataset)  # a bad directory is said before any login

@@ -23,8 +23,8 @@ def register(subparsers) -> None:
 
 
 def report_command(args) -> int:
-    from tasks.report import write_html
-    from tasks.results import ResultsFileError, read_results
+    from crmarena_sf.tasks.report import write_html
+    from crmarena_sf.tasks.results import ResultsFileError, read_results
 
     try:
         results, data = read_results(args.results)

@@ -17,7 +17,7 @@ from crmarena_sf.cli.errors import EXIT_FAILED, CliError
 
 
 def register(subparsers) -> None:
-    from tasks.agents import AGENTS
+    from crmarena_sf.tasks.agents import AGENTS
 
     run = subparsers.add_parser(
         "run",
@@ -78,13 +78,13 @@ def register(subparsers) -> None:
 
 def run_benchmark_command(args) -> int:
     from crmarena_sf.cli.cmd_tasks import build_with_progress
-    from crmarena_sf.connect import connect
-    from loaders.progress import progress_bar
-    from tasks.agents import AgentSpec
-    from tasks.build import build_tasks
-    from tasks.episode_log import EpisodeLog, EpisodeLogMismatch, log_path, tasks_digest
-    from tasks.records import TaskFileError, load_tasks
-    from tasks.runner import run_benchmark
+    from crmarena_sf.connection.connect import connect
+    from crmarena_sf.progress import progress_bar
+    from crmarena_sf.tasks.agents import AgentSpec
+    from crmarena_sf.tasks.build import build_tasks
+    from crmarena_sf.tasks.episode_log import EpisodeLog, EpisodeLogMismatch, log_path, tasks_digest
+    from crmarena_sf.tasks.records import TaskFileError, load_tasks
+    from crmarena_sf.tasks.runner import run_benchmark
 
     spec = _agent_spec(args, AgentSpec)
     tasks = None
@@ -174,7 +174,7 @@ def run_benchmark_command(args) -> int:
 
 
 def _agent_spec(args, AgentSpec):
-    from tasks.agents import LLM_AGENTS
+    from crmarena_sf.tasks.agents import LLM_AGENTS
 
     if args.agent in LLM_AGENTS:
         if not args.model:
@@ -193,7 +193,7 @@ def _agent_spec(args, AgentSpec):
 
 
 def _resolve(name: str):
-    from crmarena_sf.orgs import OrgNotFound, resolve_org
+    from crmarena_sf.connection.orgs import OrgNotFound, resolve_org
 
     try:
         return resolve_org(name)
@@ -204,7 +204,7 @@ def _resolve(name: str):
 def _judge(args):
     if not args.judge_model:
         return None
-    from tasks.agents.judge import RefusalJudge
-    from tasks.agents.llm import ChatModel
+    from crmarena_sf.tasks.agents.judge import RefusalJudge
+    from crmarena_sf.tasks.agents.llm import ChatModel
 
     return RefusalJudge(ChatModel(args.judge_model, args.base_url))

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from crmarena_sf.cli.arguments import port_number
 from crmarena_sf.cli.errors import CliError
-from crmarena_sf.connect import DEFAULT_VERSION
-from crmarena_sf.orgs import ORG_HELP, OrgNotFound, resolve_org
-from metadata.user_describes import DescribesError
+from crmarena_sf.connection.connect import DEFAULT_VERSION
+from crmarena_sf.connection.orgs import ORG_HELP, OrgNotFound, resolve_org
+from crmarena_sf.metadata.user_describes import DescribesError
 
 
 def register(subparsers) -> None:
@@ -58,9 +58,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from emulator.rest.router import Router
-    from emulator.rest.server import serve
-    from emulator.rest.tls import CertificateDirectoryError, certificate_paths
+    from crmarena_sf.emulator.rest.router import Router
+    from crmarena_sf.emulator.rest.server import serve
+    from crmarena_sf.emulator.rest.tls import CertificateDirectoryError, certificate_paths
 
     if not args.http:
         try:  # before the org, which may take seconds to open: a bad --cert-dir fails at once

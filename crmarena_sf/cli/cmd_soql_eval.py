@@ -11,7 +11,7 @@ from collections import defaultdict
 
 from crmarena_sf.cli.arguments import non_negative_int
 from crmarena_sf.cli.errors import CliError
-from crmarena_sf.orgs import ORG_HELP
+from crmarena_sf.connection.orgs import ORG_HELP
 
 
 def register(subparsers) -> None:
@@ -40,12 +40,12 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from crmarena_sf.cli.cmd_run import _resolve
     from crmarena_sf.cli.cmd_tasks import build_with_progress
-    from crmarena_sf.connect import connect
-    from loaders.progress import progress_bar
-    from tasks.build import build_tasks
-    from tasks.predictions import PredictionAgent, load_predictions
-    from tasks.records import TaskFileError, load_tasks
-    from tasks.runner import run_benchmark
+    from crmarena_sf.connection.connect import connect
+    from crmarena_sf.progress import progress_bar
+    from crmarena_sf.tasks.build import build_tasks
+    from crmarena_sf.tasks.predictions import PredictionAgent, load_predictions
+    from crmarena_sf.tasks.records import TaskFileError, load_tasks
+    from crmarena_sf.tasks.runner import run_benchmark
 
     org = _resolve(args.org)
     try:

@@ -32,8 +32,8 @@ def register(subparsers) -> None:
 
 
 def run_build(args) -> int:
-    from tasks.build import build_tasks
-    from tasks.records import write_tasks
+    from crmarena_sf.tasks.build import build_tasks
+    from crmarena_sf.tasks.records import write_tasks
 
     sf = connect_for_cli(args.org, args.backend)
     report = build_with_progress(
@@ -53,9 +53,9 @@ def build_with_progress(
     sf, build_tasks, per_task: int | None, seed: int, *, quiet: bool, suite: str = "crmarena"
 ):
     """Build a task set with a progress bar, turning build and client failures into CLI errors."""
-    from loaders.progress import progress_bar
-    from tasks.build import TaskBuildError, default_per_task
-    from tasks.families import SUITES
+    from crmarena_sf.progress import progress_bar
+    from crmarena_sf.tasks.build import TaskBuildError, default_per_task
+    from crmarena_sf.tasks.families import SUITES
 
     count = per_task or default_per_task(suite)
     with progress_bar(count * len(SUITES[suite]), "building tasks", enabled=not quiet) as bar:

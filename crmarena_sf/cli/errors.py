@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from emulator.errors import SalesforceError
+from crmarena_sf.emulator.errors import SalesforceError
 
 EXIT_OK = 0
 EXIT_FAILED = 1

@@ -12,10 +12,15 @@ import argparse
 import importlib
 import pkgutil
 import sys
+from importlib.metadata import entry_points
 
 from crmarena_sf import __version__
 from crmarena_sf.cli import errors as cli_errors
 from crmarena_sf.cli.arguments import CommandParser
+
+COMMAND_PLUGINS = "crmarena_sf.commands"
+"""Entry-point group of commands other floors add (the benchmark suite's ``bench``): each names a
+module with ``register(subparsers)``, like the ``cmd_*`` modules here."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,6 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
         if info.name.startswith("cmd_"):
             importlib.import_module(f"crmarena_sf.cli.{info.name}").register(subparsers)
+    for entry in sorted(entry_points(group=COMMAND_PLUGINS), key=lambda e: e.name):
+        entry.load().register(subparsers)
     return parser
 
 

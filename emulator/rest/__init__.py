@@ -5,7 +5,7 @@ transports (``emulator.rest.adapter`` in-process, ``crmarena_sf.mock`` for ``res
 ``emulator.rest.server`` over HTTPS) only convert to and from these.
 """
 
-from emulator.rest.messages import Headers, Request, Response
-from emulator.rest.router import Router
+from crmarena_sf.emulator.rest.messages import Headers, Request, Response
+from crmarena_sf.emulator.rest.router import Router
 
 __all__ = ["Headers", "Request", "Response", "Router"]

@@ -11,13 +11,12 @@ import io
 from typing import TYPE_CHECKING
 
 import requests
+from crmarena_sf.emulator.rest.messages import Request
 from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
 
-from emulator.rest.messages import Request
-
 if TYPE_CHECKING:
-    from emulator.rest.router import Router
+    from crmarena_sf.emulator.rest.router import Router
 
 _REASONS = {
     200: "OK",

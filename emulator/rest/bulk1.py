@@ -10,7 +10,7 @@ read its results (asynch_api_batches_get_results.htm) or its request
 records (asynch_api_bulk_query_results.htm). The emulator runs a batch when it is added, so its
 state is already ``Completed`` (or ``Failed`` with a ``stateMessage``) at the first poll.
 Sessions come in the ``X-SFDC-Session`` header; a missing or unknown one is 400
-``InvalidSessionId``. Records are applied by the store (:mod:`emulator.store.batch`), as Bulk API 2.0's are.
+``InvalidSessionId``. Records are applied by the store (:mod:`crmarena_sf.emulator.store.batch`), as Bulk API 2.0's are.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from emulator import ids
-from emulator.error_boundary import as_salesforce_error
-from emulator.errors import SalesforceError
-from emulator.rest import bulk_csv, versions
-from emulator.rest.bulk1_formats import (
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.error_boundary import as_salesforce_error
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.rest import bulk_csv, versions
+from crmarena_sf.emulator.rest.bulk1_formats import (
     BulkError,
     batch_info_list,
     dml_results,
@@ -37,13 +37,13 @@ from emulator.rest.bulk1_formats import (
     stamp,
     wants_json,
 )
-from emulator.rest.bulk_ingest import csv_record
-from emulator.rest.messages import Headers, Request, Response
-from emulator.rest.routing import Call
-from emulator.store.batch import OPERATIONS, RecordOutcome, apply_records
+from crmarena_sf.emulator.rest.bulk_ingest import csv_record
+from crmarena_sf.emulator.rest.messages import Headers, Request, Response
+from crmarena_sf.emulator.rest.routing import Call
+from crmarena_sf.emulator.store.batch import OPERATIONS, RecordOutcome, apply_records
 
 if TYPE_CHECKING:
-    from emulator.rest.router import Router
+    from crmarena_sf.emulator.rest.router import Router
 
 QUERY_OPERATIONS = ("query", "queryAll")
 CONTENT_TYPES = ("CSV", "JSON", "XML")
@@ -301,7 +301,7 @@ def _run_dml(call: Call, job: Job, batch: Batch) -> None:
 
 
 def _run_query(call: Call, job: Job, batch: Batch) -> None:
-    from emulator import soql
+    from crmarena_sf.emulator import soql
 
     text = batch.data.decode("utf-8", "replace").strip()
     try:

@@ -21,14 +21,14 @@ from typing import Any
 from xml.parsers import expat
 from xml.sax.saxutils import escape
 
-from emulator.errors import SalesforceError
-from emulator.rest import bulk_csv
-from emulator.rest.bulk_ingest import error_text
-from emulator.rest.json_body import parse_json_body
-from emulator.rest.messages import Headers, Response
-from emulator.store.batch import RecordOutcome
-from emulator.wire import format_datetime
-from metadata.model import Schema
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.rest import bulk_csv
+from crmarena_sf.emulator.rest.bulk_ingest import error_text
+from crmarena_sf.emulator.rest.json_body import parse_json_body
+from crmarena_sf.emulator.rest.messages import Headers, Response
+from crmarena_sf.emulator.store.batch import RecordOutcome
+from crmarena_sf.emulator.wire import format_datetime
+from crmarena_sf.metadata.model import Schema
 
 NAMESPACE = "http://www.force.com/2009/06/asyncapi/dataload"
 XML_TYPE = "application/xml"

@@ -17,16 +17,16 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator import ids, soql
-from emulator.error_boundary import as_salesforce_error
-from emulator.errors import SalesforceError, not_found
-from emulator.rest import bulk_csv
-from emulator.rest.bulk_ingest import IngestOutcome, run_ingest
-from emulator.rest.messages import Headers, Response, empty_response, json_response
-from emulator.rest.params import capped_number
-from emulator.rest.routing import Call, Route
-from emulator.store.coerce import json_token
-from emulator.wire import format_datetime
+from crmarena_sf.emulator import ids, soql
+from crmarena_sf.emulator.error_boundary import as_salesforce_error
+from crmarena_sf.emulator.errors import SalesforceError, not_found
+from crmarena_sf.emulator.rest import bulk_csv
+from crmarena_sf.emulator.rest.bulk_ingest import IngestOutcome, run_ingest
+from crmarena_sf.emulator.rest.messages import Headers, Response, empty_response, json_response
+from crmarena_sf.emulator.rest.params import capped_number
+from crmarena_sf.emulator.rest.routing import Call, Route
+from crmarena_sf.emulator.store.coerce import json_token
+from crmarena_sf.emulator.wire import format_datetime
 
 INGEST_OPERATIONS = ("insert", "update", "upsert", "delete", "hardDelete")
 QUERY_OPERATIONS = ("query", "queryAll")

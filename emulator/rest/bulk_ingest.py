@@ -1,7 +1,7 @@
 """Bulk CSV rows as records, and a Bulk API 2.0 ingest job's rows run against the org.
 
 Each CSV row is one insert, update, upsert or delete, applied by the store
-(:func:`emulator.store.batch.apply_records`, which Bulk API 1.0 batches use too); a row that
+(:func:`crmarena_sf.emulator.store.batch.apply_records`, which Bulk API 1.0 batches use too); a row that
 fails is reported with ``sf__Error`` = ``CODE:message:fields --`` and the others are kept
 (Bulk API 2.0 jobs are not all-or-none). An empty cell leaves a field alone; ``#N/A`` sets it
 to null. A ``Parent.ExtField`` column sets the reference through the parent's external id
@@ -13,15 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from emulator.errors import SalesforceError
-from emulator.rest.bulk_csv import NULL_MARKER
-from emulator.store.batch import apply_records
-from emulator.store.dml import no_such_field
-from metadata.model import SObject
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.rest.bulk_csv import NULL_MARKER
+from crmarena_sf.emulator.store.batch import apply_records
+from crmarena_sf.emulator.store.dml import no_such_field
+from crmarena_sf.metadata.model import SObject
 
 if TYPE_CHECKING:
-    from emulator.rest.routing import Call
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.rest.routing import Call
+    from crmarena_sf.emulator.store.org import Org
 
 
 @dataclass
@@ -46,7 +46,7 @@ def run_ingest(
     header: list[str],
     rows: list[list[str]],
 ) -> IngestOutcome:
-    """Apply every row through the store (:func:`emulator.store.batch.apply_records`); never raises for a bad row."""
+    """Apply every row through the store (:func:`crmarena_sf.emulator.store.batch.apply_records`); never raises for a bad row."""
     records: list[dict[str, Any] | SalesforceError] = []
     for row in rows:
         try:

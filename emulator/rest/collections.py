@@ -12,15 +12,15 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from emulator import ids
-from emulator.error_boundary import as_salesforce_error
-from emulator.errors import SalesforceError
-from emulator.rest.messages import Response, json_response
-from emulator.rest.routing import Call, Route
-from emulator.rest.sobjects import render_record
-from emulator.store.coerce import coerce, json_token
-from emulator.store.dml import delete_many
-from emulator.store.external_ids import (
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.error_boundary import as_salesforce_error
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.rest.messages import Response, json_response
+from crmarena_sf.emulator.rest.routing import Call, Route
+from crmarena_sf.emulator.rest.sobjects import render_record
+from crmarena_sf.emulator.store.coerce import coerce, json_token
+from crmarena_sf.emulator.store.dml import delete_many
+from crmarena_sf.emulator.store.external_ids import (
     duplicate_keys_in_request,
     duplicate_value,
     external_id_field,

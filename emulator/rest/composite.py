@@ -19,13 +19,13 @@ import re
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from emulator.error_boundary import as_salesforce_error
-from emulator.errors import SalesforceError, not_found
-from emulator.rest import versions
-from emulator.rest.composite_request import read_composite_request
-from emulator.rest.messages import Headers, Request, Response, error_response
-from emulator.rest.params import capped_number
-from emulator.rest.routing import Call, Route
+from crmarena_sf.emulator.error_boundary import as_salesforce_error
+from crmarena_sf.emulator.errors import SalesforceError, not_found
+from crmarena_sf.emulator.rest import versions
+from crmarena_sf.emulator.rest.composite_request import read_composite_request
+from crmarena_sf.emulator.rest.messages import Headers, Request, Response, error_response
+from crmarena_sf.emulator.rest.params import capped_number
+from crmarena_sf.emulator.rest.routing import Call, Route
 
 _REFERENCE = re.compile(r"@\{([A-Za-z0-9_]+)((?:\.[A-Za-z0-9_]+|\[[0-9]+\])*)\}")
 _PATH_STEP = re.compile(r"\.([A-Za-z0-9_]+)|\[([0-9]+)\]")

@@ -14,12 +14,12 @@ import json
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from emulator.error_boundary import as_salesforce_error
-from emulator.errors import SalesforceError, not_found
-from emulator.rest import versions
-from emulator.rest.composite_request import MAX_SUBREQUESTS, too_many_subrequests
-from emulator.rest.messages import Headers, Request, Response, error_response, json_response
-from emulator.rest.routing import Call, Route
+from crmarena_sf.emulator.error_boundary import as_salesforce_error
+from crmarena_sf.emulator.errors import SalesforceError, not_found
+from crmarena_sf.emulator.rest import versions
+from crmarena_sf.emulator.rest.composite_request import MAX_SUBREQUESTS, too_many_subrequests
+from crmarena_sf.emulator.rest.messages import Headers, Request, Response, error_response, json_response
+from crmarena_sf.emulator.rest.routing import Call, Route
 
 HALTED = {"errorCode": "BATCH_PROCESSING_HALTED", "message": "Batch processing halted per request"}
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from emulator.errors import SalesforceError
-from emulator.rest.composite import run_subrequests
-from emulator.rest.composite_request import MAX_SUBREQUESTS, read_composite_request
-from emulator.rest.messages import Response, json_response
-from emulator.rest.routing import Call, Route
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.rest.composite import run_subrequests
+from crmarena_sf.emulator.rest.composite_request import MAX_SUBREQUESTS, read_composite_request
+from crmarena_sf.emulator.rest.messages import Response, json_response
+from crmarena_sf.emulator.rest.routing import Call, Route
 
 MAX_GRAPHS = 75
 MAX_NODES = 500

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from emulator.errors import SalesforceError
-from emulator.store.coerce import json_token
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.store.coerce import json_token
 
 MAX_SUBREQUESTS = 25
 """'You can have up to 25 subrequests in a single call' (resources_composite_composite_post.htm)."""

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import zlib
 
-from emulator.rest.messages import Headers, Request
-from emulator.rest.transport_errors import MAX_BODY, body_too_large, http_error
+from crmarena_sf.emulator.rest.messages import Headers, Request
+from crmarena_sf.emulator.rest.transport_errors import MAX_BODY, body_too_large, http_error
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _CODINGS = ("gzip", "x-gzip", "deflate")

@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from emulator.rest.messages import Headers, Response, json_response
-from emulator.rest.routing import Call, Route
-from emulator.store import storage
-from metadata.model import SObject
+from crmarena_sf.emulator.rest.messages import Headers, Response, json_response
+from crmarena_sf.emulator.rest.routing import Call, Route
+from crmarena_sf.emulator.store import storage
+from crmarena_sf.metadata.model import SObject
 
 SOURCE_PREFIX = "/services/data/v62.0"
 """The data path written in the stored describe documents."""
@@ -112,7 +112,7 @@ LIMIT_MAXIMUMS = {
 
 def limits(call: Call) -> Response:
     """``GET limits``: ``{Name: {"Max", "Remaining"}}``; API requests and Bulk jobs count down as used,
-    ``DataStorageMB`` by what the org's records use (:mod:`emulator.store.storage`), in whole MB."""
+    ``DataStorageMB`` by what the org's records use (:mod:`crmarena_sf.emulator.store.storage`), in whole MB."""
     used = {
         "DailyApiRequests": call.router.api_requests,
         "DailyBulkV2QueryJobs": call.router.state.get("bulk2.query_jobs", 0),

@@ -17,13 +17,13 @@ import re
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from emulator import ids
-from emulator.rest.messages import Headers, Request, Response, json_response
-from emulator.store.seed import ORGANIZATION_ID
-from emulator.store.users import OrgUser, user_by_id
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.rest.messages import Headers, Request, Response, json_response
+from crmarena_sf.emulator.store.seed import ORGANIZATION_ID
+from crmarena_sf.emulator.store.users import OrgUser, user_by_id
 
 if TYPE_CHECKING:
-    from emulator.rest.router import Router
+    from crmarena_sf.emulator.rest.router import Router
 
 _ID_PATH = re.compile(r"^/id/(?P<org>[^/]+)/(?P<user>[^/]+)/?$", re.IGNORECASE)
 

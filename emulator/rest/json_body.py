@@ -19,7 +19,7 @@ import json
 import re
 from typing import Any
 
-from emulator.errors import SalesforceError
+from crmarena_sf.emulator.errors import SalesforceError
 
 MAX_NUMBER_LENGTH = 1000
 """Jackson's default ``StreamReadConstraints.maxNumberLength``."""

@@ -7,17 +7,17 @@ publishKnowledgeArticles`` with ``{"inputs": [{"articleVersionIdList": ["ka0..."
 version's 15-character Id to ``"Success"``. An input whose versions cannot all be published
 reports ``isSuccess: false`` and the errors. The list may also come as one comma-separated
 string, as the guide types it. The publication itself is the store's
-(:mod:`emulator.store.knowledge`).
+(:mod:`crmarena_sf.emulator.store.knowledge`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from emulator.errors import SalesforceError
-from emulator.rest.messages import Response, json_response
-from emulator.rest.routing import Call, Route
-from emulator.store.knowledge import publish_versions
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.rest.messages import Response, json_response
+from crmarena_sf.emulator.rest.routing import Call, Route
+from crmarena_sf.emulator.store.knowledge import publish_versions
 
 ACTION = "publishKnowledgeArticles"
 FIRST_VERSION = 44.0

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from emulator import ids
-from emulator.errors import not_found
-from emulator.rest.describe import cached_json
-from emulator.rest.messages import Response
-from emulator.rest.routing import Call, Route
-from metadata.model import Field, SObject
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.errors import not_found
+from crmarena_sf.emulator.rest.describe import cached_json
+from crmarena_sf.emulator.rest.messages import Response
+from crmarena_sf.emulator.rest.routing import Call, Route
+from crmarena_sf.metadata.model import Field, SObject
 
 MASTER_RECORD_TYPE = "012000000000000AAA"
 """The Id of every object's master record type."""

@@ -23,15 +23,15 @@ from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 from xml.sax.saxutils import escape
 
-from emulator.errors import SalesforceError
-from emulator.rest.json_body import parse_json_body
-from emulator.rest.messages import Headers, Request, Response
-from emulator.rest.soap_envelope import UnreadableEnvelope, element_texts
-from emulator.store.seed import ORGANIZATION_ID, SYSTEM_ADMINISTRATOR_PROFILE_ID
-from emulator.store.users import OrgUser, login_user, user_by_id
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.rest.json_body import parse_json_body
+from crmarena_sf.emulator.rest.messages import Headers, Request, Response
+from crmarena_sf.emulator.rest.soap_envelope import UnreadableEnvelope, element_texts
+from crmarena_sf.emulator.store.seed import ORGANIZATION_ID, SYSTEM_ADMINISTRATOR_PROFILE_ID
+from crmarena_sf.emulator.store.users import OrgUser, login_user, user_by_id
 
 if TYPE_CHECKING:
-    from emulator.rest.router import Router
+    from crmarena_sf.emulator.rest.router import Router
 
 _SOAP_VERSION = re.compile(r"/services/Soap/u/([^/]+)", re.IGNORECASE)
 INVALID_LOGIN = "Invalid username, password, security token; or user locked out."

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from emulator.errors import SalesforceError
-from emulator.rest.json_body import parse_json_body
-from emulator.wire import to_json
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.rest.json_body import parse_json_body
+from crmarena_sf.emulator.wire import to_json
 
 
 class Headers(dict):

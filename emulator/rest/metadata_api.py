@@ -14,10 +14,10 @@ type, each ``<metadata xsi:type="CustomObject">`` or ``CustomField``; the answer
 ``INVALID_SESSION_ID``; an operation this emulator does not serve is Axis's
 ``No operation available for request``, as an unknown operation is on a real org.
 
-The schema change itself is the store's (:mod:`emulator.store.schema_changes`); this module
+The schema change itself is the store's (:mod:`crmarena_sf.emulator.store.schema_changes`); this module
 reads the envelope and turns ``CustomField`` metadata into describe fields
-(:mod:`emulator.rest.metadata_types`). The XML is read as a stream with the login's limits
-(no DTD, bounded depth; :mod:`emulator.rest.soap_envelope`).
+(:mod:`crmarena_sf.emulator.rest.metadata_types`). The XML is read as a stream with the login's limits
+(no DTD, bounded depth; :mod:`crmarena_sf.emulator.rest.soap_envelope`).
 """
 
 from __future__ import annotations
@@ -27,14 +27,14 @@ from typing import TYPE_CHECKING, Any
 from xml.parsers import expat
 from xml.sax.saxutils import escape
 
-from emulator.errors import SalesforceError
-from emulator.rest.messages import Headers, Request, Response
-from emulator.rest.metadata_types import field_spec, is_true, name_field_spec
-from emulator.rest.soap_envelope import MAX_DEPTH, UnreadableEnvelope
-from emulator.store.schema_changes import add_custom_field, add_custom_object
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.rest.messages import Headers, Request, Response
+from crmarena_sf.emulator.rest.metadata_types import field_spec, is_true, name_field_spec
+from crmarena_sf.emulator.rest.soap_envelope import MAX_DEPTH, UnreadableEnvelope
+from crmarena_sf.emulator.store.schema_changes import add_custom_field, add_custom_object
 
 if TYPE_CHECKING:
-    from emulator.rest.router import Router
+    from crmarena_sf.emulator.rest.router import Router
 
 NAMESPACE = "http://soap.sforce.com/2006/04/metadata"
 PATH = re.compile(r"^/services/Soap/m/(?P<version>[^/]+)(?:/.*)?$", re.IGNORECASE)

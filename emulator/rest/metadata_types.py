@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from emulator.errors import SalesforceError
+from crmarena_sf.emulator.errors import SalesforceError
 
 SIMPLE_TYPES = {
     "Text": "string",
@@ -58,7 +58,7 @@ def field_integrity(message: str, field: str) -> SalesforceError:
 
 
 def field_spec(name: str, metadata: dict[str, Any]) -> dict[str, Any]:
-    """The :func:`metadata.spec.field` spec of custom field ``name`` described by ``metadata``."""
+    """The :func:`crmarena_sf.metadata.spec.field` spec of custom field ``name`` described by ``metadata``."""
     kind = metadata.get("type")
     if kind not in SIMPLE_TYPES:
         raise field_integrity(f"Unsupported field type for this organization: {kind}", "type")

@@ -15,9 +15,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from emulator.errors import SalesforceError
-from emulator.rest.messages import Response, json_response
-from emulator.rest.routing import Call, Route
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.rest.messages import Response, json_response
+from crmarena_sf.emulator.rest.routing import Call, Route
 
 SEARCH_GROUPS = ("ALL", "NAME", "EMAIL", "PHONE", "SIDEBAR")
 
@@ -102,7 +102,7 @@ def parameterized_search(call: Call) -> Response:
             raise SalesforceError("JSON_PARSER_ERROR", "Cannot deserialize instance of search request")
     else:
         params = _from_query(call)
-    engine = importlib.import_module("emulator.sosl")
+    engine = importlib.import_module("crmarena_sf.emulator.sosl")
     return json_response(200, engine.search(call.org, _statement(params), api_version=call.version))
 
 

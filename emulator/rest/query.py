@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
-from emulator import soql, sosl
-from emulator.errors import SalesforceError
-from emulator.rest.messages import Headers, Response, json_response
-from emulator.rest.params import capped_number
-from emulator.rest.routing import Call, Route
+from crmarena_sf.emulator import soql, sosl
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.rest.messages import Headers, Response, json_response
+from crmarena_sf.emulator.rest.params import capped_number
+from crmarena_sf.emulator.rest.routing import Call, Route
 
 DEFAULT_BATCH_SIZE = 2000
 _BATCH_SIZE = re.compile(r"batchSize\s*=\s*([0-9]+)", re.IGNORECASE)
@@ -53,9 +53,9 @@ def run_query(call: Call, include_deleted: bool) -> Response:
 
 
 def query(call: Call) -> Response:
-    """``GET query?q=`` (``&columns=true``: the query's columns, see :mod:`emulator.rest.query_columns`)."""
+    """``GET query?q=`` (``&columns=true``: the query's columns, see :mod:`crmarena_sf.emulator.rest.query_columns`)."""
     if (call.request.param("columns") or "").lower() == "true":
-        from emulator.rest.query_columns import columns_response
+        from crmarena_sf.emulator.rest.query_columns import columns_response
 
         return columns_response(call, _query_text(call), lambda: run_query(call, include_deleted=False))
     return run_query(call, include_deleted=False)

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from emulator.rest.messages import Response, json_response
-from emulator.rest.routing import Call
-from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
-from emulator.soql.errors import SoqlError
-from emulator.soql.plans import bound_query
-from metadata.model import Field
+from crmarena_sf.emulator.rest.messages import Response, json_response
+from crmarena_sf.emulator.rest.routing import Call
+from crmarena_sf.emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
+from crmarena_sf.emulator.soql.errors import SoqlError
+from crmarena_sf.emulator.soql.plans import bound_query
+from crmarena_sf.metadata.model import Field
 
 _APEX_TYPES = {
     "id": "Id",

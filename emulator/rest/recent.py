@@ -10,9 +10,9 @@ so its list, like that of a freshly loaded org, is empty.
 
 from __future__ import annotations
 
-from emulator.rest.messages import Response, json_response
-from emulator.rest.params import capped_number
-from emulator.rest.routing import Call, Route
+from crmarena_sf.emulator.rest.messages import Response, json_response
+from crmarena_sf.emulator.rest.params import capped_number
+from crmarena_sf.emulator.rest.routing import Call, Route
 
 MAX_ITEMS = 200
 

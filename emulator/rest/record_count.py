@@ -9,8 +9,8 @@ records is listed; names the org does not know are left out.
 
 from __future__ import annotations
 
-from emulator.rest.messages import Response, json_response
-from emulator.rest.routing import Call, Route
+from crmarena_sf.emulator.rest.messages import Response, json_response
+from crmarena_sf.emulator.rest.routing import Call, Route
 
 
 def record_count(call: Call) -> Response:

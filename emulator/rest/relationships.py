@@ -10,11 +10,11 @@ it every field comes back. A name that is no relationship of the object is 404 N
 
 from __future__ import annotations
 
-from emulator import soql
-from emulator.errors import not_found
-from emulator.rest.messages import Response, json_response
-from emulator.rest.routing import Call
-from metadata.model import SObject
+from crmarena_sf.emulator import soql
+from crmarena_sf.emulator.errors import not_found
+from crmarena_sf.emulator.rest.messages import Response, json_response
+from crmarena_sf.emulator.rest.routing import Call
+from crmarena_sf.metadata.model import SObject
 
 
 def _field_list(call: Call, obj: SObject) -> str:

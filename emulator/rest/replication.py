@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-from emulator.errors import SalesforceError
-from emulator.rest.messages import Response, json_response
-from emulator.rest.routing import Call, Route
-from emulator.store.ddl import quote
-from emulator.wire import format_datetime, parse_datetime
-from metadata.model import SObject
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.rest.messages import Response, json_response
+from crmarena_sf.emulator.rest.routing import Call, Route
+from crmarena_sf.emulator.store.ddl import quote
+from crmarena_sf.emulator.wire import format_datetime, parse_datetime
+from crmarena_sf.metadata.model import SObject
 
 WINDOW_DAYS = 30
 """How far back replication reaches ("Results are returned for no more than 30 days previous")."""

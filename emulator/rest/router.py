@@ -2,10 +2,10 @@
 
 Paths handled: ``/services/data`` (versions), ``/services/data/vXX.X[/...]`` (the data API:
 resources declared by the modules in :data:`RESOURCE_MODULES`), ``/services/async/XX.X/...``
-(Bulk API 1.0, :mod:`emulator.rest.bulk1`), ``/services/Soap/u/XX.X`` (login, logout),
+(Bulk API 1.0, :mod:`crmarena_sf.emulator.rest.bulk1`), ``/services/Soap/u/XX.X`` (login, logout),
 ``/services/oauth2/token`` and ``revoke`` (OAuth), ``/id/<org>/<user>`` and
-``/services/oauth2/userinfo`` (identity, :mod:`emulator.rest.identity`), ``/services/Soap/m/XX.X``
-(the Metadata API's ``createMetadata``, :mod:`emulator.rest.metadata_api`, whose session is in
+``/services/oauth2/userinfo`` (identity, :mod:`crmarena_sf.emulator.rest.identity`), ``/services/Soap/m/XX.X``
+(the Metadata API's ``createMetadata``, :mod:`crmarena_sf.emulator.rest.metadata_api`, whose session is in
 the SOAP header). Every data call needs a session the router issued
 (``Authorization: Bearer <sid>``, or ``X-SFDC-Session`` as Bulk API 1.0 clients send it);
 without one the answer is 401 ``INVALID_SESSION_ID``, the only code on which
@@ -23,9 +23,9 @@ import secrets
 import threading
 from typing import TYPE_CHECKING
 
-from emulator.error_boundary import as_salesforce_error
-from emulator.errors import SalesforceError, not_found
-from emulator.rest import (
+from crmarena_sf.emulator.error_boundary import as_salesforce_error
+from crmarena_sf.emulator.errors import SalesforceError, not_found
+from crmarena_sf.emulator.rest import (
     bulk2,
     composite,
     composite_batch,
@@ -43,14 +43,14 @@ from emulator.rest import (
     tree,
     versions,
 )
-from emulator.rest import collections as sobject_collections
-from emulator.rest.content_encoding import decompressed
-from emulator.rest.messages import Request, Response, error_response
-from emulator.rest.routing import Call, Route, method_not_allowed
-from emulator.store.seed import ORGANIZATION_ID
+from crmarena_sf.emulator.rest import collections as sobject_collections
+from crmarena_sf.emulator.rest.content_encoding import decompressed
+from crmarena_sf.emulator.rest.messages import Request, Response, error_response
+from crmarena_sf.emulator.rest.routing import Call, Route, method_not_allowed
+from crmarena_sf.emulator.store.seed import ORGANIZATION_ID
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 RESOURCE_MODULES = (
     describe,
@@ -205,20 +205,20 @@ class Router:
         if match:
             return self._data_call(request, match.group("version"), (match.group("rest") or "").strip("/"))
         if _SOAP_METADATA.match(path):
-            from emulator.rest import metadata_api
+            from crmarena_sf.emulator.rest import metadata_api
 
             return metadata_api.handle(self, request)
         if _SOAP_LOGIN.match(path) or _OAUTH_TOKEN.match(path):
-            from emulator.rest import login
+            from crmarena_sf.emulator.rest import login
 
             return login.handle(self, request)
         match = _ASYNC_PATH.match(path)
         if match:
-            from emulator.rest import bulk1
+            from crmarena_sf.emulator.rest import bulk1
 
             return bulk1.handle(self, request, match.group("version"), (match.group("rest") or "").strip("/"))
         if _IDENTITY.match(path):
-            from emulator.rest import identity
+            from crmarena_sf.emulator.rest import identity
 
             return identity.handle(self, request)
         raise not_found()

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from emulator.errors import SalesforceError, not_found
-from emulator.rest.messages import Request, Response
+from crmarena_sf.emulator.errors import SalesforceError, not_found
+from crmarena_sf.emulator.rest.messages import Request, Response
 
 if TYPE_CHECKING:
-    from emulator.rest.router import Router
-    from emulator.store.org import Org
-    from metadata.model import SObject
+    from crmarena_sf.emulator.rest.router import Router
+    from crmarena_sf.emulator.store.org import Org
+    from crmarena_sf.metadata.model import SObject
 
 Handler = Callable[..., Response]
 

@@ -10,7 +10,7 @@ Hostile clients are contained at this layer: every socket read has a timeout, so
 that stalls mid-handshake, mid-headers or mid-body frees its thread; a body shorter than its
 ``Content-Length`` (or a chunked body cut off) is never handed to the router, so nothing of it
 is written; the HTTP layer's own refusals (400, 413, 414, 431) are JSON like every other
-error (see :mod:`emulator.rest.transport_errors`), and any method, OPTIONS and TRACE included,
+error (see :mod:`crmarena_sf.emulator.rest.transport_errors`), and any method, OPTIONS and TRACE included,
 reaches the router, which answers 405 ``METHOD_NOT_ALLOWED`` as Salesforce does.
 """
 
@@ -24,9 +24,14 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from emulator.rest.messages import Request
-from emulator.rest.router import Router
-from emulator.rest.transport_errors import MAX_BODY, MAX_URI_AND_HEADERS, body_too_large, http_error
+from crmarena_sf.emulator.rest.messages import Request
+from crmarena_sf.emulator.rest.router import Router
+from crmarena_sf.emulator.rest.transport_errors import (
+    MAX_BODY,
+    MAX_URI_AND_HEADERS,
+    body_too_large,
+    http_error,
+)
 
 REQUEST_TIMEOUT = 60.0
 """Seconds a connection may wait on its client (handshake, request line, headers, each body read)."""
@@ -232,7 +237,7 @@ def serve(
     context = None
     cert_path = None
     if tls:
-        from emulator.rest.tls import certificate_paths, server_context
+        from crmarena_sf.emulator.rest.tls import certificate_paths, server_context
 
         cert_path, key_path = certificate_paths(host, cert_dir)
         context = server_context(cert_path, key_path)

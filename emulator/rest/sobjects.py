@@ -18,19 +18,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from emulator.errors import SalesforceError, not_found
-from emulator.rest.describe import basic_info
-from emulator.rest.messages import Headers, Response, empty_response, json_response
-from emulator.rest.routing import Call, Route, method_not_allowed
-from emulator.store.external_ids import (
+from crmarena_sf.emulator.errors import SalesforceError, not_found
+from crmarena_sf.emulator.rest.describe import basic_info
+from crmarena_sf.emulator.rest.messages import Headers, Response, empty_response, json_response
+from crmarena_sf.emulator.rest.routing import Call, Route, method_not_allowed
+from crmarena_sf.emulator.store.external_ids import (
     existing_record_id,
     external_id_field,
     find_by_external_id,
     no_such_external_id_field,
     own_record_id,
 )
-from emulator.wire import to_json
-from metadata.model import Field, SObject
+from crmarena_sf.emulator.wire import to_json
+from crmarena_sf.metadata.model import Field, SObject
 
 SUBRESOURCES = frozenset(
     "describe listviews quickactions defaultvalues layouts compactlayouts approvallayouts updated deleted "
@@ -152,7 +152,7 @@ def by_external_id(call: Call, name: str, field: str, value: str) -> Response:
     if parent_id is not None and "/" not in value:
         if method not in ("GET", "HEAD"):
             raise method_not_allowed(method, Route("", GET=by_external_id))
-        from emulator.rest.relationships import traverse
+        from crmarena_sf.emulator.rest.relationships import traverse
 
         return traverse(call, obj, parent_id, value)
     if obj.field(field) is None and (field.lower() in SUBRESOURCES or parent_id is not None):

@@ -15,7 +15,7 @@ import os
 import ssl
 from pathlib import Path
 
-from emulator.cache_dir import cache_root
+from crmarena_sf.emulator.cache_dir import cache_root
 
 _LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 

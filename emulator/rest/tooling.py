@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from emulator.rest.bulk_csv import object_of_query
-from emulator.rest.messages import Response, json_response
-from emulator.rest.query import batch_size
-from emulator.rest.routing import Call, Route
+from crmarena_sf.emulator.rest.bulk_csv import object_of_query
+from crmarena_sf.emulator.rest.messages import Response, json_response
+from crmarena_sf.emulator.rest.query import batch_size
+from crmarena_sf.emulator.rest.routing import Call, Route
 
 TOOLING_OBJECTS = {
     "ApexClass": ("01p", "Apex Class", "Apex Classes"),
@@ -53,8 +53,8 @@ def _tooling_urls(value: Any, data_path: str) -> Any:
 
 def tooling_query(call: Call) -> Response:
     """``GET tooling/query?q=``."""
-    from emulator import soql
-    from emulator.errors import SalesforceError
+    from crmarena_sf.emulator import soql
+    from crmarena_sf.emulator.errors import SalesforceError
 
     text = call.request.param("q") or ""
     if not text.strip():

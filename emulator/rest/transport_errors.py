@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from http import HTTPStatus
 
-from emulator.errors import SalesforceError
+from crmarena_sf.emulator.errors import SalesforceError
 
 MAX_URI_AND_HEADERS = 16384
 """Bytes of request line plus headers Salesforce reads (help article 000386264)."""

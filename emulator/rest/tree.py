@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator.errors import SalesforceError
-from emulator.rest.collections import MAX_RECORDS, too_many_records
-from emulator.rest.messages import Response, json_response
-from emulator.rest.routing import Call, Route
-from metadata.model import SObject
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.rest.collections import MAX_RECORDS, too_many_records
+from crmarena_sf.emulator.rest.messages import Response, json_response
+from crmarena_sf.emulator.rest.routing import Call, Route
+from crmarena_sf.metadata.model import SObject
 
 
 @dataclass

@@ -7,8 +7,8 @@
 
 from __future__ import annotations
 
-from emulator.rest.messages import Response, json_response
-from emulator.rest.params import capped_number
+from crmarena_sf.emulator.rest.messages import Response, json_response
+from crmarena_sf.emulator.rest.params import capped_number
 
 OLDEST_VERSION = 31
 """Summer '14: the oldest version still served by Salesforce's REST API (older ones are retired)."""

@@ -3,7 +3,7 @@
 A query goes parse (:mod:`.parser`, a sqlglot-based SOQL dialect) -> bind (:mod:`.binder`,
 checked against the schema) -> translate (:mod:`.translate`, one DuckDB SELECT as a
 sqlglot tree) -> execute and shape (:mod:`.execute`, :mod:`.shape`). Plans are cached per
-query text (:mod:`.plans`). Every failure is a :class:`~emulator.errors.SalesforceError`
+query text (:mod:`.plans`). Every failure is a :class:`~crmarena_sf.emulator.errors.SalesforceError`
 worded like Salesforce's, with its caret prefix where Salesforce gives one.
 
 Public interface: :func:`query`, :func:`query_more` (the REST bodies of ``/query``,
@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from emulator.error_boundary import statement_errors
-from emulator.errors import SalesforceError
-from emulator.soql.errors import SoqlError, to_salesforce_error
-from emulator.soql.execute import (
+from crmarena_sf.emulator.error_boundary import statement_errors
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.soql.errors import SoqlError, to_salesforce_error
+from crmarena_sf.emulator.soql.execute import (
     MAX_BATCH,
     batch_size_of,
     fetch_records,
@@ -30,10 +30,10 @@ from emulator.soql.execute import (
     open_locators,
     shape_records,
 )
-from emulator.soql.plans import plan_for
+from crmarena_sf.emulator.soql.plans import plan_for
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 __all__ = ["query", "query_json", "query_more", "query_more_json", "select_records"]
 

@@ -14,26 +14,30 @@ words, https://resources.docs.salesforce.com/sfdc/pdf/salesforce_soql_sosl.pdf).
 
 from __future__ import annotations
 
-from sqlglot import exp
-
-from emulator.soql import nodes
-from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
-from emulator.soql.data_categories import bind_data_categories
-from emulator.soql.dialect import SOQL
-from emulator.soql.errors import (
+from crmarena_sf.emulator.soql import nodes
+from crmarena_sf.emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
+from crmarena_sf.emulator.soql.data_categories import bind_data_categories
+from crmarena_sf.emulator.soql.dialect import SOQL
+from crmarena_sf.emulator.soql.errors import (
     bad_child_relationship,
     invalid_field,
     malformed,
     no_such_column,
     unsupported_type,
 )
-from emulator.soql.features import refuse_missing_features
-from emulator.soql.functions import function_of
-from emulator.soql.functions.registry import ARGUMENT, GROUP_BY, HAVING, ORDER_BY, SELECT, WHERE
-from emulator.soql.limits import FIELDS_MACRO_LIMIT, MAX_RELATIONSHIP_LEVELS, checked_limit, checked_offset
-from emulator.soql.nodes import FieldPath, conjuncts, offset_of
-from emulator.soql.resolve import NAME_ENTITY_FIELDS, JoinNode, JoinTree, ResolvedField
-from metadata.model import Field, Schema, SObject
+from crmarena_sf.emulator.soql.features import refuse_missing_features
+from crmarena_sf.emulator.soql.functions import function_of
+from crmarena_sf.emulator.soql.functions.registry import ARGUMENT, GROUP_BY, HAVING, ORDER_BY, SELECT, WHERE
+from crmarena_sf.emulator.soql.limits import (
+    FIELDS_MACRO_LIMIT,
+    MAX_RELATIONSHIP_LEVELS,
+    checked_limit,
+    checked_offset,
+)
+from crmarena_sf.emulator.soql.nodes import FieldPath, conjuncts, offset_of
+from crmarena_sf.emulator.soql.resolve import NAME_ENTITY_FIELDS, JoinNode, JoinTree, ResolvedField
+from crmarena_sf.metadata.model import Field, Schema, SObject
+from sqlglot import exp
 
 
 # ---------------------------------------------------------------------------- binding

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from crmarena_sf.emulator.soql.resolve import JoinNode, JoinTree, ResolvedField
+from crmarena_sf.metadata.model import ChildRelationship, Field, SObject
 from sqlglot import exp
-
-from emulator.soql.resolve import JoinNode, JoinTree, ResolvedField
-from metadata.model import ChildRelationship, Field, SObject
 
 
 @dataclass
@@ -78,4 +77,4 @@ class BoundQuery:
     scope: str | None = None
     relationship: ChildRelationship | None = None
     categories: list = field(default_factory=list)
-    """WITH DATA CATEGORY's filters (:class:`emulator.soql.data_categories.CategoryFilter`)."""
+    """WITH DATA CATEGORY's filters (:class:`crmarena_sf.emulator.soql.data_categories.CategoryFilter`)."""

@@ -9,16 +9,15 @@ literals (``USD5000``). Every production returns sqlglot expressions.
 
 from __future__ import annotations
 
+from crmarena_sf.emulator.soql import nodes
+from crmarena_sf.emulator.soql.cursor import TokenCursor
+from crmarena_sf.emulator.soql.dates import RELATIVE_DATES, RELATIVE_DATES_WITH_N
+from crmarena_sf.emulator.soql.functions.registry import FIELD, NUMBER, OPERAND, STRING, SoqlFunction, lookup
+from crmarena_sf.emulator.soql.lexer import read_date_literal, starts_date_literal
+from crmarena_sf.emulator.soql.limits import checked_count
+from crmarena_sf.emulator.soql.nodes import at
 from sqlglot import exp
 from sqlglot.tokens import TokenType
-
-from emulator.soql import nodes
-from emulator.soql.cursor import TokenCursor
-from emulator.soql.dates import RELATIVE_DATES, RELATIVE_DATES_WITH_N
-from emulator.soql.functions.registry import FIELD, NUMBER, OPERAND, STRING, SoqlFunction, lookup
-from emulator.soql.lexer import read_date_literal, starts_date_literal
-from emulator.soql.limits import checked_count
-from emulator.soql.nodes import at
 
 
 class ConditionParser(TokenCursor):

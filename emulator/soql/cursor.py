@@ -2,17 +2,16 @@
 
 Keywords are read by their text (SOQL's keywords are also field names, so the tokenizer
 leaves them as words); only the reserved words of :data:`RESERVED` cannot be names.
-Failures are :class:`~emulator.soql.errors.SoqlError` at the offending token.
+Failures are :class:`~crmarena_sf.emulator.soql.errors.SoqlError` at the offending token.
 """
 
 from __future__ import annotations
 
+from crmarena_sf.emulator.soql.errors import SoqlError, too_complicated, unexpected_token
+from crmarena_sf.emulator.soql.lexer import Token, tokenize
+from crmarena_sf.emulator.soql.nodes import at
 from sqlglot import exp
 from sqlglot.tokens import TokenType
-
-from emulator.soql.errors import SoqlError, too_complicated, unexpected_token
-from emulator.soql.lexer import Token, tokenize
-from emulator.soql.nodes import at
 
 RESERVED = frozenset(
     "AND ASC DESC EXCLUDES FIRST FROM GROUP HAVING IN INCLUDES LAST LIKE LIMIT NOT NULL NULLS OR "

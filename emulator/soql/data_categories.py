@@ -14,7 +14,7 @@ SOQL and SOSL Reference, "WITH DATA CATEGORY" and "dataCategorySelection"
   rows is in the group at one of the selected categories: an article not classified in a
   group matches no selection of that group.
 
-The hierarchy is the org's metadata (:mod:`metadata.data_categories`). Modelled, not
+The hierarchy is the org's metadata (:mod:`crmarena_sf.metadata.data_categories`). Modelled, not
 verified: the wording of the refusals (an unknown group or category, a group named twice, a
 query on an object that is not an article), each a MALFORMED_QUERY at the name concerned.
 """
@@ -23,13 +23,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from crmarena_sf.emulator.soql.errors import malformed
+from crmarena_sf.emulator.soql.nodes import DataCategorySelection, WithClause
+from crmarena_sf.emulator.soql.resolve import column
+from crmarena_sf.metadata import data_categories
+from crmarena_sf.metadata.model import Schema, SObject
 from sqlglot import exp
-
-from emulator.soql.errors import malformed
-from emulator.soql.nodes import DataCategorySelection, WithClause
-from emulator.soql.resolve import column
-from metadata import data_categories
-from metadata.model import Schema, SObject
 
 SUFFIX = "__c"
 

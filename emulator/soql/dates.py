@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 RELATIVE_DATES = frozenset(
     "YESTERDAY TODAY TOMORROW LAST_WEEK THIS_WEEK NEXT_WEEK LAST_MONTH THIS_MONTH NEXT_MONTH "
@@ -41,7 +41,7 @@ def relative_range(
 ) -> tuple[dt.date, dt.date]:
     """``[first day, day after the last)`` of date literal ``name`` (with ``n`` for the ``_N_`` ones).
 
-    A range reaching past the calendar stops at its first or last day (see :mod:`emulator.soql.limits`).
+    A range reaching past the calendar stops at its first or last day (see :mod:`crmarena_sf.emulator.soql.limits`).
     """
     count = n or 0
     if name == "TODAY":

@@ -3,17 +3,16 @@
 Like sqlglot's own dialects, a small class: the tokenizer knows SOQL's single quote with
 backslash escapes, has no comments, no quoted identifiers and no keywords (SOQL's
 keywords are valid field names: ``Order``, ``Type``), only the two-character operators.
-The generator renders the SOQL-only nodes of :mod:`emulator.soql.nodes`, so a parsed tree
+The generator renders the SOQL-only nodes of :mod:`crmarena_sf.emulator.soql.nodes`, so a parsed tree
 prints back as SOQL (``tree.sql(dialect=SOQL)``), which tests and error reports use.
 """
 
 from __future__ import annotations
 
+from crmarena_sf.emulator.soql import nodes
 from sqlglot import exp, generator, tokens
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.tokens import TokenType
-
-from emulator.soql import nodes
 
 
 def _typeof_sql(self: generator.Generator, node: nodes.TypeOf) -> str:
@@ -26,7 +25,7 @@ def _typeof_sql(self: generator.Generator, node: nodes.TypeOf) -> str:
 
 
 class SOQL(Dialect):
-    """sqlglot dialect of Salesforce's SOQL (parsing itself is :mod:`emulator.soql.parser`)."""
+    """sqlglot dialect of Salesforce's SOQL (parsing itself is :mod:`crmarena_sf.emulator.soql.parser`)."""
 
     class Tokenizer(tokens.Tokenizer):
         QUOTES = ["'"]

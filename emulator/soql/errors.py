@@ -19,8 +19,8 @@ column 54). Salesforce does not document the width.
 
 from __future__ import annotations
 
-from emulator.errors import TOO_COMPLICATED, SalesforceError
-from emulator.errors import no_such_column as no_such_column_text
+from crmarena_sf.emulator.errors import TOO_COMPLICATED, SalesforceError
+from crmarena_sf.emulator.errors import no_such_column as no_such_column_text
 
 WSDL_HINT = "Please reference your WSDL or the describe call for the appropriate names."
 _WINDOW_BEFORE = 30

@@ -32,16 +32,16 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from emulator import ids
-from emulator.errors import SalesforceError
-from emulator.soql.json_records import MANY_ROWS
-from emulator.soql.seek import bind_id_list
-from emulator.soql.shape import bulk_allocation, child_result
-from emulator.soql.translate import Plan
-from emulator.wire import to_json
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.soql.json_records import MANY_ROWS
+from crmarena_sf.emulator.soql.seek import bind_id_list
+from crmarena_sf.emulator.soql.shape import bulk_allocation, child_result
+from crmarena_sf.emulator.soql.translate import Plan
+from crmarena_sf.emulator.wire import to_json
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 MAX_BATCH = 2000
 MIN_BATCH = 200
@@ -97,7 +97,7 @@ def fetch_records(org: Org, plan: Plan, params: list[Any] | None = None) -> tupl
 
     DuckDB writes the JSON when the plan can and the query is expected to return many rows:
     first as the plan's static guess says, then as its last run showed (DuckDB's JSON functions
-    cost a fixed time that only many records repay, see :mod:`emulator.soql.json_records`).
+    cost a fixed time that only many records repay, see :mod:`crmarena_sf.emulator.soql.json_records`).
     """
     as_json = plan.json_source is not None and plan.expect_many
     sql, params = _statement(plan, plan.json_sql if as_json else plan.sql, params)  # type: ignore[arg-type]

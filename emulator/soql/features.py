@@ -17,10 +17,9 @@ shows a real org's words for these clauses.
 
 from __future__ import annotations
 
+from crmarena_sf.emulator.soql.errors import SoqlError
+from crmarena_sf.emulator.soql.nodes import ACCESS_MODES, WithClause
 from sqlglot import exp
-
-from emulator.soql.errors import SoqlError
-from emulator.soql.nodes import ACCESS_MODES, WithClause
 
 NOT_ENABLED = "FUNCTIONALITY_NOT_ENABLED"
 FEATURES = {

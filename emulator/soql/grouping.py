@@ -17,10 +17,9 @@ SOQL and SOSL Reference (https://developer.salesforce.com/docs/atlas.en-us.soql_
 
 from __future__ import annotations
 
+from crmarena_sf.emulator.soql.functions.context import TEXT_TYPES, Typed, call
+from crmarena_sf.metadata.model import Field
 from sqlglot import exp
-
-from emulator.soql.functions.context import TEXT_TYPES, Typed, call
-from metadata.model import Field
 
 
 def ignoring_case(value: Typed) -> Typed:

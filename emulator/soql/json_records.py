@@ -4,7 +4,7 @@ A REST query answer is JSON text; building a Python dict per record and then enc
 costs more than DuckDB spends finding the rows. When a records query needs no value
 converted in Python (no FORMAT(), time or base64 field, TYPEOF or child subquery), its SQL
 instead selects each record as one JSON text, ``to_json({'attributes': {...}, 'Name': ...})``,
-in the key order and with the values the Python builders of :mod:`emulator.soql.shape` give:
+in the key order and with the values the Python builders of :mod:`crmarena_sf.emulator.soql.shape` give:
 attributes first, parents as nested records or null, addresses as objects or null. A batch is
 then those texts joined, and a client gets them without any per-record Python work.
 
@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from crmarena_sf.emulator.soql.nodes import conjuncts
+from crmarena_sf.emulator.soql.resolve import JoinNode
 from sqlglot import exp
-
-from emulator.soql.nodes import conjuncts
-from emulator.soql.resolve import JoinNode
 
 AddressParts = dict[str, int]
 
@@ -121,7 +120,7 @@ JSON_AS_IS_TYPES = frozenset(
     "id reference string textarea picklist multipicklist combobox email phone url encryptedstring "
     "boolean int long date datetime".split()
 )
-"""Salesforce types whose :func:`~emulator.soql.shape.wire_value` DuckDB writes as JSON exactly as
+"""Salesforce types whose :func:`~crmarena_sf.emulator.soql.shape.wire_value` DuckDB writes as JSON exactly as
 Python's encoder does (text, integers, booleans; dates already formatted). Numbers with decimals
 are left to Python, whose float formatting DuckDB's need not match."""
 

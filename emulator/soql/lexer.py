@@ -16,11 +16,10 @@ import re
 import threading
 from dataclasses import dataclass
 
+from crmarena_sf.emulator.soql.dialect import SOQL
+from crmarena_sf.emulator.soql.errors import SoqlError, malformed, unexpected_token
 from sqlglot.errors import TokenError
 from sqlglot.tokens import TokenType
-
-from emulator.soql.dialect import SOQL
-from emulator.soql.errors import SoqlError, malformed, unexpected_token
 
 _IDENTIFIER_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _IDENTIFIER_CHARS = _IDENTIFIER_START | frozenset("0123456789_")

@@ -18,7 +18,7 @@ day until today).
 
 from __future__ import annotations
 
-from emulator.soql.errors import SoqlError
+from crmarena_sf.emulator.soql.errors import SoqlError
 
 MAX_OFFSET = 2000
 FIELDS_MACRO_LIMIT = 200

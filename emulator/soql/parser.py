@@ -4,8 +4,8 @@ sqlglot's own parser is built for SQL; SOQL's grammar differs where it matters f
 errors (keywords that are field names, no mixing of AND and OR without parentheses,
 child subqueries in the select list, TYPEOF, date literals), so the statement grammar is
 hand-written here and every production returns sqlglot expressions (see
-:mod:`emulator.soql.nodes` for the SOQL-only ones). Failures raise
-:class:`~emulator.soql.errors.SoqlError` at the offending token, worded like Salesforce
+:mod:`crmarena_sf.emulator.soql.nodes` for the SOQL-only ones). Failures raise
+:class:`~crmarena_sf.emulator.soql.errors.SoqlError` at the offending token, worded like Salesforce
 (``unexpected token: 'From'``, ``unexpected token: '<EOF>'``).
 
 Grammar (SOQL and SOSL Reference, "SOQL SELECT Syntax")::
@@ -18,18 +18,17 @@ Grammar (SOQL and SOSL Reference, "SOQL SELECT Syntax")::
 
 A child subquery's FROM is a child relationship, optionally qualified by the outer object or
 its alias (``FROM Account.Contacts``, ``FROM a.Contacts c``); child subqueries nest (the
-binder checks how deep). The WITH and SET OPTIONS grammar is :mod:`emulator.soql.with_clauses`.
+binder checks how deep). The WITH and SET OPTIONS grammar is :mod:`crmarena_sf.emulator.soql.with_clauses`.
 """
 
 from __future__ import annotations
 
+from crmarena_sf.emulator.soql import nodes
+from crmarena_sf.emulator.soql.cursor import RESERVED
+from crmarena_sf.emulator.soql.nodes import at
+from crmarena_sf.emulator.soql.with_clauses import WithClauseParser
 from sqlglot import exp
 from sqlglot.tokens import TokenType
-
-from emulator.soql import nodes
-from emulator.soql.cursor import RESERVED
-from emulator.soql.nodes import at
-from emulator.soql.with_clauses import WithClauseParser
 
 
 def parse(text: str) -> exp.Select:

@@ -14,18 +14,18 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
-from emulator.soql.binder import BoundQuery, bind
-from emulator.soql.dates import fiscal_year_start_month, today
-from emulator.soql.errors import SoqlError, malformed, too_complicated
-from emulator.soql.functions import CompileContext
-from emulator.soql.json_records import worth_writing_json
-from emulator.soql.parser import parse
-from emulator.soql.translate import Plan, compile_plan
-from emulator.store.indexes import indexed_columns
-from emulator.store.recycle_bin import tables_without_deleted
+from crmarena_sf.emulator.soql.binder import BoundQuery, bind
+from crmarena_sf.emulator.soql.dates import fiscal_year_start_month, today
+from crmarena_sf.emulator.soql.errors import SoqlError, malformed, too_complicated
+from crmarena_sf.emulator.soql.functions import CompileContext
+from crmarena_sf.emulator.soql.json_records import worth_writing_json
+from crmarena_sf.emulator.soql.parser import parse
+from crmarena_sf.emulator.soql.translate import Plan, compile_plan
+from crmarena_sf.emulator.store.indexes import indexed_columns
+from crmarena_sf.emulator.store.recycle_bin import tables_without_deleted
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 MAX_BOUND = 1024
 MAX_PLANS = 1024

@@ -19,17 +19,16 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.soql import nodes
+from crmarena_sf.emulator.soql.dates import local_midnight_utc, relative_range
+from crmarena_sf.emulator.soql.dialect import SOQL
+from crmarena_sf.emulator.soql.errors import filter_operator, invalid_field, malformed
+from crmarena_sf.emulator.soql.functions import TEXT_TYPES, CompileContext, Typed
+from crmarena_sf.emulator.soql.limits import too_precise
+from crmarena_sf.emulator.soql.nodes import offset_of
+from crmarena_sf.emulator.wire import parse_datetime
 from sqlglot import exp
-
-from emulator import ids
-from emulator.soql import nodes
-from emulator.soql.dates import local_midnight_utc, relative_range
-from emulator.soql.dialect import SOQL
-from emulator.soql.errors import filter_operator, invalid_field, malformed
-from emulator.soql.functions import TEXT_TYPES, CompileContext, Typed
-from emulator.soql.limits import too_precise
-from emulator.soql.nodes import offset_of
-from emulator.wire import parse_datetime
 
 NUMBER_TYPES = frozenset({"int", "long", "double", "currency", "percent"})
 _TYPE_NAMES = {"datetime": "dateTime", "currency": "double", "percent": "double"}

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from crmarena_sf.emulator.soql.errors import bad_relationship, no_such_column
+from crmarena_sf.metadata.model import Field, SObject
 from sqlglot import exp
-
-from emulator.soql.errors import bad_relationship, no_such_column
-from metadata.model import Field, SObject
 
 NAME_ENTITY_FIELDS = (
     "Id Alias CommunityNickname Email FirstName IsActive LastName LastReferencedDate LastViewedDate "

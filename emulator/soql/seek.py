@@ -5,7 +5,7 @@ equality or an IN list of constants on the indexed column (``TableScanInitGlobal
 DuckDB's src/function/table/table_scan.cpp, https://github.com/duckdb/duckdb, falls back to
 a sequential scan when ``filter_set.filters.size() != 1``). A SOQL query almost always has
 more: the recycle bin rule alone adds one. So when a top-level AND condition of the WHERE
-compares an indexed column (:mod:`emulator.store.indexes`) with constants, the FROM object
+compares an indexed column (:mod:`crmarena_sf.emulator.store.indexes`) with constants, the FROM object
 becomes ``(SELECT <the columns the statement reads> FROM <table> AS t0 WHERE <that condition>
 OFFSET 0) AS t0``: ``OFFSET 0`` keeps DuckDB from merging the outer filters into that scan,
 and the outer WHERE stays whole.
@@ -21,9 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from crmarena_sf.emulator.soql.nodes import conjuncts
 from sqlglot import exp
-
-from emulator.soql.nodes import conjuncts
 
 ID_LIST_FUNCTION = "__SF_ID_LIST__"
 ID_LIST = f"{ID_LIST_FUNCTION}()"

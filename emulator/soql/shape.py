@@ -5,7 +5,7 @@ REST API Developer Guide, "Query" (https://developer.salesforce.com/docs/atlas.e
 is a nested record with its own attributes, or null; a child subquery is
 ``{totalSize, done, records}``, or null when there are no children; an aggregate row has
 ``attributes {type: AggregateResult}`` only. Values use the REST JSON formats
-(:mod:`emulator.wire`), mostly formatted by DuckDB in the query itself. A shape is compiled
+(:mod:`crmarena_sf.emulator.wire`), mostly formatted by DuckDB in the query itself. A shape is compiled
 once per query plan into one function per record kind, so per-row work is only building
 that row's dicts.
 """
@@ -20,10 +20,9 @@ from collections.abc import Callable, Iterator
 from types import CodeType
 from typing import Any
 
+from crmarena_sf.emulator.soql.dates import zone
+from crmarena_sf.emulator.wire import format_time, to_json
 from sqlglot import exp
-
-from emulator.soql.dates import zone
-from emulator.wire import format_time, to_json
 
 ValueOf = Callable[[tuple], Any]
 """Computes one value of a record from a result row (a parent record, an address, a formatted value)."""
@@ -66,7 +65,7 @@ def converted(index: int, convert: Callable[[Any], Any] | None) -> int | ValueOf
 
 def address_value(indexes: dict[str, int]) -> ValueOf:
     """An address/location compound field from its components (null when all are null)."""
-    from emulator.soql.json_records import AddressSource
+    from crmarena_sf.emulator.soql.json_records import AddressSource
 
     return AddressSource(indexes)
 

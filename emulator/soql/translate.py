@@ -2,19 +2,19 @@
 
 Only SELECTs over the org's own tables come out of here: the FROM object and every
 parent relationship become quoted table names and LEFT JOINs, conditions become
-predicates (:mod:`emulator.soql.predicates`), functions become DuckDB expressions
-(:mod:`emulator.soql.functions`), and every user value stays a literal inside the tree.
+predicates (:mod:`crmarena_sf.emulator.soql.predicates`), functions become DuckDB expressions
+(:mod:`crmarena_sf.emulator.soql.functions`), and every user value stays a literal inside the tree.
 Besides the Salesforce semantics done by those modules, this one reproduces:
 
 - records in the recycle bin are invisible unless the query is a queryAll (a table known to
-  hold none, :mod:`emulator.store.recycle_bin`, needs no condition for it);
+  hold none, :mod:`crmarena_sf.emulator.store.recycle_bin`, needs no condition for it);
 - ``USING SCOPE mine`` keeps the running user's records;
 - ORDER BY ignores case, sorts picklists in their defined order, and puts nulls first
   ascending and last descending unless told otherwise;
 - a child subquery's LIMIT and OFFSET apply per parent record;
 - an aggregate query groups text ignoring case, shows each group's least spelling, and lists
-  ROLLUP/CUBE subtotals after their groups, the grand total last (:mod:`emulator.soql.grouping`);
-- WITH DATA CATEGORY keeps the articles classified as asked (:mod:`emulator.soql.data_categories`).
+  ROLLUP/CUBE subtotals after their groups, the grand total last (:mod:`crmarena_sf.emulator.soql.grouping`);
+- WITH DATA CATEGORY keeps the articles classified as asked (:mod:`crmarena_sf.emulator.soql.data_categories`).
 """
 
 from __future__ import annotations
@@ -24,21 +24,29 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import sqlglot
-from sqlglot import exp
-from sqlglot.dialects.dialect import Dialect
-
-from emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
-from emulator.soql.data_categories import category_predicate
-from emulator.soql.errors import malformed
-from emulator.soql.functions import TEXT_TYPES, CompileContext, Typed, function_of, translate_function
-from emulator.soql.grouping import ignoring_case, shown_spelling, subtotal_order
-from emulator.soql.json_records import JSON_AS_IS_TYPES, aggregate_struct, record_json, record_struct
-from emulator.soql.limits import MAX_RELATIONSHIP_LEVELS, MAX_RELATIONSHIP_LEVELS_BEFORE_58
-from emulator.soql.nodes import FieldPath, offset_of
-from emulator.soql.predicates import translate_condition
-from emulator.soql.resolve import JoinNode, ResolvedField, column
-from emulator.soql.seek import fenced, id_list_condition, narrow_fences, seek_condition
-from emulator.soql.shape import (
+from crmarena_sf.emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
+from crmarena_sf.emulator.soql.data_categories import category_predicate
+from crmarena_sf.emulator.soql.errors import malformed
+from crmarena_sf.emulator.soql.functions import (
+    TEXT_TYPES,
+    CompileContext,
+    Typed,
+    function_of,
+    translate_function,
+)
+from crmarena_sf.emulator.soql.grouping import ignoring_case, shown_spelling, subtotal_order
+from crmarena_sf.emulator.soql.json_records import (
+    JSON_AS_IS_TYPES,
+    aggregate_struct,
+    record_json,
+    record_struct,
+)
+from crmarena_sf.emulator.soql.limits import MAX_RELATIONSHIP_LEVELS, MAX_RELATIONSHIP_LEVELS_BEFORE_58
+from crmarena_sf.emulator.soql.nodes import FieldPath, offset_of
+from crmarena_sf.emulator.soql.predicates import translate_condition
+from crmarena_sf.emulator.soql.resolve import JoinNode, ResolvedField, column
+from crmarena_sf.emulator.soql.seek import fenced, id_list_condition, narrow_fences, seek_condition
+from crmarena_sf.emulator.soql.shape import (
     Entry,
     address_value,
     aggregate_builder,
@@ -48,7 +56,9 @@ from emulator.soql.shape import (
     record_builder,
     wire_value,
 )
-from metadata.model import Schema
+from crmarena_sf.metadata.model import Schema
+from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
 
 _SELECT_STAR = "SELECT *"
 _DUCKDB = Dialect.get_or_raise("duckdb")
@@ -95,7 +105,7 @@ class Plan:
     expect_many: bool = False
     """Whether the next run is expected to return many rows (then DuckDB writes the JSON)."""
     id_list: bool = False
-    """The SQL holds the run-time Id list (the first parameter) as :data:`emulator.soql.seek.ID_LIST`."""
+    """The SQL holds the run-time Id list (the first parameter) as :data:`crmarena_sf.emulator.soql.seek.ID_LIST`."""
     _json_sql: str | None = field(default=None, repr=False)
 
     @property
@@ -257,7 +267,7 @@ class _Translator:
 
         ``listed``: the condition keeping the records of the Id list given at run time, on an
         indexed column. It, or else a condition of the WHERE an index answers, is fenced into
-        a scan of its own (:mod:`emulator.soql.seek`).
+        a scan of its own (:mod:`crmarena_sf.emulator.soql.seek`).
         """
         where = self.condition(bound.where) if bound.where is not None else None
         obj, alias = bound.joins.root.targets[0]

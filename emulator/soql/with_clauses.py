@@ -12,17 +12,16 @@ SOQL and SOSL Reference (https://developer.salesforce.com/docs/platform/salesfor
   (sforce-api-calls-soql-select-with-recordvisibilitycontext);
 - ``SET OPTIONS (name = value, ...)`` (sforce-api-calls-soql-select-set-options).
 
-The parser keeps them as :class:`~emulator.soql.nodes.WithClause` values in the query's ``meta["with"]`` and
+The parser keeps them as :class:`~crmarena_sf.emulator.soql.nodes.WithClause` values in the query's ``meta["with"]`` and
 ``meta["set_options"]``; the binder decides what each means for this org.
 """
 
 from __future__ import annotations
 
+from crmarena_sf.emulator.soql.conditions import ConditionParser
+from crmarena_sf.emulator.soql.nodes import ACCESS_MODES, SELECTORS, DataCategorySelection, WithClause
 from sqlglot import exp
 from sqlglot.tokens import TokenType
-
-from emulator.soql.conditions import ConditionParser
-from emulator.soql.nodes import ACCESS_MODES, SELECTORS, DataCategorySelection, WithClause
 
 
 class WithClauseParser(ConditionParser):

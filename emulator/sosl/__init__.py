@@ -3,8 +3,8 @@
 A search goes parse (:mod:`.statement`, with the search term language of :mod:`.terms`)
 -> index (:mod:`.index`, built on an org's first search, then kept current by a change
 listener) -> match and rank per object (:mod:`.matcher`) -> RETURNING (:mod:`.returning`,
-whose field lists, WHERE and ORDER BY are SOQL run by :mod:`emulator.soql`). Every failure
-is a :class:`~emulator.errors.SalesforceError` worded like Salesforce's.
+whose field lists, WHERE and ORDER BY are SOQL run by :mod:`crmarena_sf.emulator.soql`). Every failure
+is a :class:`~crmarena_sf.emulator.errors.SalesforceError` worded like Salesforce's.
 
 Public interface: :func:`search` (the REST body of ``GET /search?q=``) and
 :func:`ensure_index` (build an org's index ahead of time, e.g. on a template org before
@@ -16,15 +16,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import duckdb
-
-from emulator.error_boundary import statement_errors
-from emulator.sosl import index
-from emulator.sosl.errors import SoslSyntaxError
-from emulator.sosl.returning import records, targets
-from emulator.sosl.statement import Statement, parse
+from crmarena_sf.emulator.error_boundary import statement_errors
+from crmarena_sf.emulator.sosl import index
+from crmarena_sf.emulator.sosl.errors import SoslSyntaxError
+from crmarena_sf.emulator.sosl.returning import records, targets
+from crmarena_sf.emulator.sosl.statement import Statement, parse
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 __all__ = ["ensure_index", "search"]
 

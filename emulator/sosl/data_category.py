@@ -8,9 +8,9 @@ a category (several in parentheses), specifiers joined by AND only; the statemen
 articles (``KnowledgeArticleVersion`` or an article type) or questions.
 
 One implementation with SOQL: the clause is parsed by SOQL's WITH grammar
-(:class:`emulator.soql.with_clauses.WithClauseParser`), checked by
-:func:`emulator.soql.data_categories.bind_data_categories` for every object returned, and the
-RETURNING clauses run through :func:`emulator.soql.select_records` with the same
+(:class:`crmarena_sf.emulator.soql.with_clauses.WithClauseParser`), checked by
+:func:`crmarena_sf.emulator.soql.data_categories.bind_data_categories` for every object returned, and the
+RETURNING clauses run through :func:`crmarena_sf.emulator.soql.select_records` with the same
 ``WITH DATA CATEGORY`` SOQL applies.
 
 Modelled, not verified: these refusals are MALFORMED_SEARCH (a search's syntax code) with the
@@ -20,13 +20,13 @@ at WITH ("WITH DATA CATEGORY requires a RETURNING clause").
 
 from __future__ import annotations
 
-from emulator.soql.data_categories import bind_data_categories
-from emulator.soql.errors import SoqlError
-from emulator.soql.nodes import DataCategorySelection, WithClause
-from emulator.soql.with_clauses import WithClauseParser
-from emulator.sosl.errors import SoslSyntaxError
-from emulator.sosl.scanner import Scanner
-from metadata.model import Schema, SObject
+from crmarena_sf.emulator.soql.data_categories import bind_data_categories
+from crmarena_sf.emulator.soql.errors import SoqlError
+from crmarena_sf.emulator.soql.nodes import DataCategorySelection, WithClause
+from crmarena_sf.emulator.soql.with_clauses import WithClauseParser
+from crmarena_sf.emulator.sosl.errors import SoslSyntaxError
+from crmarena_sf.emulator.sosl.scanner import Scanner
+from crmarena_sf.metadata.model import Schema, SObject
 
 KIND = "DATA CATEGORY"
 

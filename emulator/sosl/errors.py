@@ -16,13 +16,13 @@ Two families reach the caller, both HTTP 400:
   message for ``FIND {AB-C*}`` (``line 1:8 mismatched character '-' expecting '}'``).
 
 Errors in RETURNING name objects and fields as SOQL does (``INVALID_TYPE``,
-``INVALID_FIELD``; :mod:`emulator.soql.errors`).
+``INVALID_FIELD``; :mod:`crmarena_sf.emulator.soql.errors`).
 """
 
 from __future__ import annotations
 
-from emulator.errors import SalesforceError
-from emulator.soql.errors import caret_prefix
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.soql.errors import caret_prefix
 
 MAX_OFFSET = 2000
 

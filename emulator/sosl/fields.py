@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from metadata.model import Field, Schema, SObject
+from crmarena_sf.metadata.model import Field, Schema, SObject
 
 TEXT_TYPES = frozenset({"string", "textarea", "email", "phone", "url", "encryptedstring"})
 

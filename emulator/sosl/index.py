@@ -42,9 +42,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 import duckdb
-
-from emulator.sosl.fields import indexed_fields, indexed_objects
-from emulator.sosl.text import (
+from crmarena_sf.emulator.sosl.fields import indexed_fields, indexed_objects
+from crmarena_sf.emulator.sosl.text import (
     PHONE_GROUPS_SQL,
     phone_digits,
     phone_digits_sql,
@@ -53,12 +52,12 @@ from emulator.sosl.text import (
     token_list_sql,
     tokens,
 )
-from emulator.store.ddl import quote
-from emulator.store.indexes import index_name
-from metadata.model import SObject
+from crmarena_sf.emulator.store.ddl import quote
+from crmarena_sf.emulator.store.indexes import index_name
+from crmarena_sf.metadata.model import SObject
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 CACHE_KEY = "sosl.index"
 GENERATION_KEY = "sosl.generation"

@@ -35,15 +35,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from emulator.sosl.fields import group_fields, is_article, name_fields
-from emulator.sosl.index import docs_table, generation, tokens_table, version
-from emulator.sosl.postings import leaf_occurrences, postings_of
-from emulator.sosl.terms import Leaf, Term
-from emulator.sosl.text import word_forms
-from metadata.model import SObject
+from crmarena_sf.emulator.sosl.fields import group_fields, is_article, name_fields
+from crmarena_sf.emulator.sosl.index import docs_table, generation, tokens_table, version
+from crmarena_sf.emulator.sosl.postings import leaf_occurrences, postings_of
+from crmarena_sf.emulator.sosl.terms import Leaf, Term
+from crmarena_sf.emulator.sosl.text import word_forms
+from crmarena_sf.metadata.model import SObject
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 K1 = 1.2
 B = 0.75

@@ -4,7 +4,7 @@ A FIND on knowledge articles or products (CRMArena's searches) would otherwise s
 of its time in DuckDB's fixed cost per query on a table of a few thousand rows. An object
 whose index holds fewer than :data:`MAX_TOKENS` tokens is read once into a token ->
 occurrences mapping, keyed by the table's *version* (a random name the index gives each
-state of the table, :func:`emulator.sosl.index.version`): a template org and all its forks
+state of the table, :func:`crmarena_sf.emulator.sosl.index.version`): a template org and all its forks
 read the same physical table, so they share one copy, and any write gives the writer's table
 a new version. Copies are pure functions of their version, kept in a bounded LRU.
 """
@@ -16,11 +16,11 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
-from emulator.sosl.index import TOKEN_INDEX_MIN, tokens_table, version
+from crmarena_sf.emulator.sosl.index import TOKEN_INDEX_MIN, tokens_table, version
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
-    from metadata.model import SObject
+    from crmarena_sf.emulator.store.org import Org
+    from crmarena_sf.metadata.model import SObject
 
 MAX_TOKENS = TOKEN_INDEX_MIN
 """Token tables at least this large stay in DuckDB (where they have an index on ``token``)."""

@@ -5,13 +5,13 @@ SOQL and SOSL Reference, sforce_api_calls_sosl_returning.htm, _limit.htm, _offse
 - "Must be a valid sObject type": an unknown object is SOQL's INVALID_TYPE; an object that
   is not searchable cannot be named. Objects come back in the order RETURNING lists them.
 - Without a field list a record is its attributes and Id. A field list, WHERE, ORDER BY are
-  SOQL and run through the SOQL engine (:func:`emulator.soql.select_records`) on the
+  SOQL and run through the SOQL engine (:func:`crmarena_sf.emulator.soql.select_records`) on the
   matching records; without ORDER BY the records keep their relevance order.
 - LIMIT n per object; OFFSET n (at most 2,000) per object; an overall LIMIT (at most
   2,000, the default) is "evenly distributed among the objects returned": with LIMIT 20,
   19 matching accounts and 35 contacts give 10 of each.
 - WITH DATA CATEGORY keeps the articles classified as asked, through the same SOQL
-  (:mod:`emulator.sosl.data_category`), before the limits apply.
+  (:mod:`crmarena_sf.emulator.sosl.data_category`), before the limits apply.
 """
 
 from __future__ import annotations
@@ -20,18 +20,18 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from emulator import soql
-from emulator.soql.errors import no_such_column, unsupported_type
-from emulator.sosl.data_category import check_data_category, soql_text
-from emulator.sosl.errors import SoslSyntaxError, not_searchable
-from emulator.sosl.fields import default_scope
-from emulator.sosl.index import IndexState
-from emulator.sosl.matcher import match_objects
-from emulator.sosl.statement import MAX_ROWS, Returning, Statement
-from metadata.model import SObject
+from crmarena_sf.emulator import soql
+from crmarena_sf.emulator.soql.errors import no_such_column, unsupported_type
+from crmarena_sf.emulator.sosl.data_category import check_data_category, soql_text
+from crmarena_sf.emulator.sosl.errors import SoslSyntaxError, not_searchable
+from crmarena_sf.emulator.sosl.fields import default_scope
+from crmarena_sf.emulator.sosl.index import IndexState
+from crmarena_sf.emulator.sosl.matcher import match_objects
+from crmarena_sf.emulator.sosl.statement import MAX_ROWS, Returning, Statement
+from crmarena_sf.metadata.model import SObject
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 _PLAIN_FIELD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 

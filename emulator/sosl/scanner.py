@@ -8,7 +8,7 @@ token list. Every method works at the current offset; errors name the token foun
 
 from __future__ import annotations
 
-from emulator.sosl.errors import SoslSyntaxError, unexpected_token
+from crmarena_sf.emulator.sosl.errors import SoslSyntaxError, unexpected_token
 
 _WORD_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _WORD_CHARS = _WORD_START | frozenset("0123456789")

@@ -13,8 +13,8 @@ pages of each clause)::
 
 The parser knows no schema: RETURNING's field list, WHERE and ORDER BY are kept as the
 SOQL text they are (with their offsets) for the SOQL engine; objects are checked by
-:mod:`emulator.sosl.returning`. ``WITH DATA CATEGORY`` filters the articles returned
-(:mod:`emulator.sosl.data_category`); the other ``WITH`` clauses are accepted and have no
+:mod:`crmarena_sf.emulator.sosl.returning`. ``WITH DATA CATEGORY`` filters the articles returned
+(:mod:`crmarena_sf.emulator.sosl.data_category`); the other ``WITH`` clauses are accepted and have no
 effect on an emulated org (no divisions, networks or snippets).
 """
 
@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from emulator.errors import SalesforceError
-from emulator.soql.nodes import WithClause
-from emulator.sosl.data_category import parse_data_category
-from emulator.sosl.errors import (
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.soql.nodes import WithClause
+from crmarena_sf.emulator.sosl.data_category import parse_data_category
+from crmarena_sf.emulator.sosl.errors import (
     MAX_OFFSET,
     SoslSyntaxError,
     no_search_term,
@@ -33,8 +33,8 @@ from emulator.sosl.errors import (
     term_too_short,
     unexpected_token,
 )
-from emulator.sosl.scanner import Scanner
-from emulator.sosl.terms import (
+from crmarena_sf.emulator.sosl.scanner import Scanner
+from crmarena_sf.emulator.sosl.terms import (
     SearchTerm,
     parse_term,
     read_braced_term,
@@ -86,7 +86,7 @@ class Statement:
     returning: list[Returning] = field(default_factory=list)
     limit: int | None = None
     data_category: WithClause | None = None
-    """WITH DATA CATEGORY's selections (:mod:`emulator.sosl.data_category`)."""
+    """WITH DATA CATEGORY's selections (:mod:`crmarena_sf.emulator.sosl.data_category`)."""
 
 
 def parse(text: str) -> Statement:

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from emulator.sosl.errors import mismatched_character
-from emulator.sosl.text import STOP_WORDS, tokens
+from crmarena_sf.emulator.sosl.errors import mismatched_character
+from crmarena_sf.emulator.sosl.text import STOP_WORDS, tokens
 
 RESERVED_IN_BRACES = frozenset("&|!{[]^~:'+-")
 """Reserved characters that are an error unescaped inside braces (``"()*?`` are term syntax)."""

@@ -5,7 +5,7 @@ read into ``{field: value}`` records, so the two APIs save, refuse and report a 
 same way (Bulk API 2.0 Developer Guide, "Bulk API 2.0 Ingest"; Bulk API Developer Guide,
 "Batch Results"). Records are independent: one that fails leaves the others saved. Two
 records of one upsert batch with the same external id both fail with DUPLICATE_VALUE; the
-others are upserted together (:func:`~emulator.store.external_ids.upsert_many`).
+others are upserted together (:func:`~crmarena_sf.emulator.store.external_ids.upsert_many`).
 """
 
 from __future__ import annotations
@@ -13,14 +13,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from emulator import ids
-from emulator.errors import SalesforceError
-from emulator.store.dml import required_missing
-from emulator.store.external_ids import duplicate_keys_in_request, duplicate_value, upsert_many, upsert_one
-from metadata.model import SObject
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.store.dml import required_missing
+from crmarena_sf.emulator.store.external_ids import (
+    duplicate_keys_in_request,
+    duplicate_value,
+    upsert_many,
+    upsert_one,
+)
+from crmarena_sf.metadata.model import SObject
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 OPERATIONS = ("insert", "update", "upsert", "delete", "hardDelete")
 

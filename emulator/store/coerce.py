@@ -14,10 +14,10 @@ import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
-from emulator import ids
-from emulator.errors import SalesforceError
-from emulator.wire import parse_date, parse_datetime, parse_time
-from metadata.model import Field
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.wire import parse_date, parse_datetime, parse_time
+from crmarena_sf.metadata.model import Field
 
 _EMAIL = re.compile(
     r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)+$"

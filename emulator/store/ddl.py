@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metadata.model import Field, SObject
+from crmarena_sf.metadata.model import Field, SObject
 
 _TYPES = {
     "boolean": "BOOLEAN",

@@ -9,11 +9,11 @@
 - ``Order.StatusCode`` from Status and ``ActivatedDate`` when an order activates;
   ``OrderItem.TotalPrice`` (Quantity x UnitPrice); values copied from parents
   (``PricebookEntry.Name``/``ProductCode`` from the product, ``OrderItem.ListPrice`` from the
-  price book entry) and the roll-up ``Order.TotalAmount`` are filled by :mod:`emulator.store.dml`,
+  price book entry) and the roll-up ``Order.TotalAmount`` are filled by :mod:`crmarena_sf.emulator.store.dml`,
   which can read the parents.
 
 The standard sales objects' fields (opportunity stages, line-item totals, activities) are
-derived by :mod:`emulator.store.derive_sales`.
+derived by :mod:`crmarena_sf.emulator.store.derive_sales`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from emulator.store.derive_sales import derive_sales
-from metadata.model import CLOSED_CASE_STATUSES, SObject
+from crmarena_sf.emulator.store.derive_sales import derive_sales
+from crmarena_sf.metadata.model import CLOSED_CASE_STATUSES, SObject
 
 PERSON_ACCOUNT_RECORD_TYPE = "PersonAccount"
 

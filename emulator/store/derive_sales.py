@@ -15,7 +15,7 @@
 - CampaignMember: ``HasResponded`` (the ``Responded`` status), ``LeadOrContactId`` and ``Type``.
 
 Values copied from a parent (a line item's ``ListPrice``, ``Product2Id`` and ``ProductCode``
-from its price book entry) are filled by :mod:`emulator.store.dml`, which can read parents.
+from its price book entry) are filled by :mod:`crmarena_sf.emulator.store.dml`, which can read parents.
 Roll-ups over children (Opportunity.Amount and HasOpportunityLineItem, Quote totals, Campaign
 counts) and Task/Event ``AccountId`` are not computed.
 """
@@ -26,8 +26,8 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
-from metadata.model import SObject
-from metadata.specs._sales import FORECAST_CATEGORIES, OPPORTUNITY_STAGES
+from crmarena_sf.metadata.model import SObject
+from crmarena_sf.metadata.specs._sales import FORECAST_CATEGORIES, OPPORTUNITY_STAGES
 
 _STAGES = {name: (probability, category) for name, probability, category in OPPORTUNITY_STAGES}
 _CATEGORY_LABELS = dict(FORECAST_CATEGORIES)

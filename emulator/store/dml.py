@@ -11,16 +11,16 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from emulator import ids
-from emulator.errors import SalesforceError, no_such_column, not_found
-from emulator.store.coerce import coerce
-from emulator.store.ddl import column_type, quote
-from emulator.store.derive import apply_defaults, derive, is_person_account_type
-from emulator.store.external_ids import with_parent_ids
-from metadata.model import Field, SObject
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.errors import SalesforceError, no_such_column, not_found
+from crmarena_sf.emulator.store.coerce import coerce
+from crmarena_sf.emulator.store.ddl import column_type, quote
+from crmarena_sf.emulator.store.derive import apply_defaults, derive, is_person_account_type
+from crmarena_sf.emulator.store.external_ids import with_parent_ids
+from crmarena_sf.metadata.model import Field, SObject
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 _AUDIT_ON_CREATE = ("CreatedDate", "CreatedById", "LastModifiedDate", "LastModifiedById")
 

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from emulator import ids
-from emulator.errors import SalesforceError, not_found
-from emulator.store.coerce import coerce
-from emulator.store.ddl import quote
-from metadata.model import Field, SObject
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.errors import SalesforceError, not_found
+from crmarena_sf.emulator.store.coerce import coerce
+from crmarena_sf.emulator.store.ddl import quote
+from crmarena_sf.metadata.model import Field, SObject
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 _TEXT_TYPES = {"string", "email", "phone", "url", "textarea", "picklist", "combobox", "encryptedstring"}
 
@@ -119,7 +119,7 @@ def upsert_one(org: Org, obj: SObject, key: Field, value: Any, values: dict[str,
     Several matches are DUPLICATE_EXTERNAL_ID, as collections and Bulk API upserts report them
     (the single-record resource answers 300 instead and does not come here).
     """
-    from emulator.store.dml import required_missing
+    from crmarena_sf.emulator.store.dml import required_missing
 
     if key.name == "Id":
         return _upsert_by_id(org, obj, key, value, values)
@@ -197,7 +197,7 @@ def resolve_parent_reference(
     if isinstance(wanted_type, str) and wanted_type:
         targets = [t for t in targets if t.name.lower() == wanted_type.lower()]
     if len(named) != 1 or not targets:
-        from emulator.store.dml import no_such_field
+        from crmarena_sf.emulator.store.dml import no_such_field
 
         raise no_such_field(obj, key)
     field_name, key_value = named[0]
@@ -318,7 +318,7 @@ def upsert_many(
     DUPLICATE_VALUE before coming here), go one by one."""
     if key.name == "Id" or duplicate_keys_in_request(key, [value for value, _ in rows]):
         return [_upsert_or_error(org, obj, key, value, values) for value, values in rows]
-    from emulator.store.dml import required_missing
+    from crmarena_sf.emulator.store.dml import required_missing
 
     results: list[tuple[str, bool] | SalesforceError | None] = [None] * len(rows)
     with org.lock:

@@ -25,8 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
-
-from emulator.store.ddl import quote
+from crmarena_sf.emulator.store.ddl import quote
 
 LOCK_WAIT_SECONDS = 10.0
 """How long attaching a file waits for another process's lock to go away: as long as Salesforce

@@ -18,7 +18,7 @@ Email or CaseNumber), are compared ignoring case: their index is on ``lower(<col
 the expression SOQL's equality compares. Audit dates are not indexed (a date range matches
 too many rows for DuckDB to read them through an index). DuckDB uses an index only for a
 table scan whose one filter is equality or IN with constants, so the SOQL translator fences such a condition
-into a subquery of its own (:mod:`emulator.soql.seek`), and asks :func:`indexed_columns`
+into a subquery of its own (:mod:`crmarena_sf.emulator.soql.seek`), and asks :func:`indexed_columns`
 which columns have one.
 """
 
@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from emulator.store.ddl import quote
-from emulator.store.files import sql_string
+from crmarena_sf.emulator.store.ddl import quote
+from crmarena_sf.emulator.store.files import sql_string
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
-    from metadata.model import SObject
+    from crmarena_sf.emulator.store.org import Org
+    from crmarena_sf.metadata.model import SObject
 
 INDEX_MIN_ROWS = 20_000
 """Tables with at least this many rows are indexed."""

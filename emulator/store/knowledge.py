@@ -3,7 +3,7 @@
 An article version created through the API is a draft (``PublishStatus = 'Draft'``, which no
 client may write); publishing makes it ``Online``, the latest version, and stamps its first and
 last publication dates (Salesforce Knowledge Developer Guide, "Publish an Article"; the REST
-action ``publishKnowledgeArticles``, :mod:`emulator.rest.knowledge_actions`). Searches and
+action ``publishKnowledgeArticles``, :mod:`crmarena_sf.emulator.rest.knowledge_actions`). Searches and
 queries filtered on ``PublishStatus = 'Online'`` see it from then on.
 """
 
@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from emulator import ids
-from emulator.errors import SalesforceError
-from emulator.store.ddl import quote
-from emulator.store.dml import fetch_row
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.store.ddl import quote
+from crmarena_sf.emulator.store.dml import fetch_row
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 DRAFT, ONLINE = "Draft", "Online"
 

@@ -2,11 +2,11 @@
 
 Life cycle: :meth:`Org.new` makes a brand-new org (schema plus what a new Salesforce org
 contains), :meth:`Org.open` reopens an org file (read-only, or writable while letting other
-processes read it: see :mod:`emulator.store.files`), :meth:`Org.fork` makes a private copy
+processes read it: see :mod:`crmarena_sf.emulator.store.files`), :meth:`Org.fork` makes a private copy
 that costs about a millisecond whatever the org's size: a fork is an empty in-memory
 catalog whose DuckDB search path continues into its parent's, so it reads the parent's
 tables in place, and a table is copied only when either side first writes to it
-(copy-on-write per table). Record operations live in :mod:`emulator.store.dml`; this
+(copy-on-write per table). Record operations live in :mod:`crmarena_sf.emulator.store.dml`; this
 module owns the connection, the transaction and who reads whose tables.
 
 Threads. DuckDB refuses a statement on a connection (or cursor) that is running one for
@@ -21,7 +21,7 @@ the next statement, so every DuckDB handle here has one rule that keeps it safe:
   themselves. To read an ancestor's tables a fork uses its own cursor with the ancestor's
   qualified names, never the ancestor's cursor; locks are taken in one order, an org before
   its forks, so two threads never wait on each other;
-- the read pool's cursors (:mod:`emulator.store.readers`): each lent to one thread at a time;
+- the read pool's cursors (:mod:`crmarena_sf.emulator.store.readers`): each lent to one thread at a time;
 - ``_write_lock.connection`` (an org file opened writable): used inside a transaction, that
   is under the org's lock.
 
@@ -44,17 +44,16 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-
-from emulator import ids
-from emulator.clock import OrgClock
-from emulator.errors import SalesforceError
-from emulator.store import dml
-from emulator.store.ddl import create_table_sql, quote
-from emulator.store.files import FileInUse, NotAnOrgFile, WriteLock, attach, sql_string
-from emulator.store.indexes import copy_indexes, ensure_indexes, inherit_indexed
-from emulator.store.readers import NO_LOCK, ReaderPool
-from metadata import load_schema
-from metadata.model import Schema, SObject
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.clock import OrgClock
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.store import dml
+from crmarena_sf.emulator.store.ddl import create_table_sql, quote
+from crmarena_sf.emulator.store.files import FileInUse, NotAnOrgFile, WriteLock, attach, sql_string
+from crmarena_sf.emulator.store.indexes import copy_indexes, ensure_indexes, inherit_indexed
+from crmarena_sf.emulator.store.readers import NO_LOCK, ReaderPool
+from crmarena_sf.metadata import load_schema
+from crmarena_sf.metadata.model import Schema, SObject
 
 META_TABLE = "_sf_org"
 """Org settings (schema profile, time zone ...) kept inside the database file."""
@@ -125,7 +124,7 @@ class Org:
         self._materialized_in_tx: list[tuple[str, Org]] = []
         self.layout_version = 0
         self.index_generation = 0
-        """Bumped whenever this org creates indexes (:mod:`emulator.store.indexes`)."""
+        """Bumped whenever this org creates indexes (:mod:`crmarena_sf.emulator.store.indexes`)."""
         self._read_through_cache: tuple[int, tuple[tuple[str, str], ...]] | None = None
         """Bumped whenever a table moves (copy-on-write): SQL built with :meth:`table_sql` is stale after a bump."""
         """Tables this org copied inside the open transaction: a rollback makes them read through again."""
@@ -159,7 +158,7 @@ class Org:
 
     def reading(self) -> contextlib.AbstractContextManager[None]:
         """Read one committed snapshot on a cursor of this thread's own, beside writers (see
-        :mod:`emulator.store.readers`); inside a write already, read that write's cursor instead."""
+        :mod:`crmarena_sf.emulator.store.readers`); inside a write already, read that write's cursor instead."""
         if self._lock._is_owned():  # this thread is writing: it must see its own uncommitted rows
             return contextlib.nullcontext()
         return self._read_pool.reading()
@@ -238,7 +237,7 @@ class Org:
                 ],
             )
             if seed:
-                from emulator.store.seed import seed_new_org
+                from crmarena_sf.emulator.store.seed import seed_new_org
 
                 seed_new_org(org)
         return org
@@ -251,12 +250,12 @@ class Org:
         this org is open. ``read_only``: any number of processes may do so at once, the file
         never changes, and forks (which live in memory) still work, so a read-only org is a
         template to fork from. Otherwise writes go into the file: the org holds DuckDB's write
-        lock only while a transaction runs (:class:`~emulator.store.files.WriteLock`), and a
+        lock only while a transaction runs (:class:`~crmarena_sf.emulator.store.files.WriteLock`), and a
         write that finds the file in use by another process fails with ``UNABLE_TO_LOCK_ROW``.
 
-        Raises :class:`~emulator.store.files.FileInUse` when another process holds the file
+        Raises :class:`~crmarena_sf.emulator.store.files.FileInUse` when another process holds the file
         (for writing; or, when this org is to write, at all) and
-        :class:`~emulator.store.files.NotAnOrgFile` (a ``ValueError``) for a file that is not an org file.
+        :class:`~crmarena_sf.emulator.store.files.NotAnOrgFile` (a ``ValueError``) for a file that is not an org file.
         """
         path = Path(path)
         if not path.is_file():
@@ -278,7 +277,7 @@ class Org:
             raise NotAnOrgFile(f"{path} is not a crmarena-sf org file ({reason})") from None
         profile = rows.get("profile", "crmarena")
         extra = tuple(json.loads(rows.get("extra_describe_dirs", "[]")))
-        from emulator.store.schema_changes import SAVED_KEY, saved_schema
+        from crmarena_sf.emulator.store.schema_changes import SAVED_KEY, saved_schema
 
         schema = saved_schema(load_schema(profile, extra), rows.get(SAVED_KEY))
         org = cls(connection, catalog, schema, profile, clock, rows.get("timezone", "UTC"), str(path))
@@ -313,7 +312,7 @@ class Org:
             ensure_indexes(saved)
             if index:
                 # The search index is the SOSL engine's; the store only asks for it where it writes a file.
-                from emulator.sosl import ensure_index
+                from crmarena_sf.emulator.sosl import ensure_index
 
                 ensure_index(saved)
 
@@ -582,7 +581,7 @@ class Org:
         return ids.make_id(prefix, self._counters[prefix])
 
     def next_autonumber(self, obj: SObject, field: str) -> str:
-        from emulator.store.derive import AUTONUMBER_FORMATS
+        from crmarena_sf.emulator.store.derive import AUTONUMBER_FORMATS
 
         digits, first = AUTONUMBER_FORMATS.get((obj.name, field), (8, 1))
         key = (obj.name, field)
@@ -596,7 +595,7 @@ class Org:
             self._refresh_counters()
 
     def _refresh_counters(self) -> None:
-        from emulator.store.derive import AUTONUMBER_FORMATS
+        from crmarena_sf.emulator.store.derive import AUTONUMBER_FORMATS
 
         held = set(self.table_names())
         for obj in self.schema:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from emulator.store.ddl import quote
+from crmarena_sf.emulator.store.ddl import quote
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 _OWN_KEY = "store.no_deleted_own"
 _KEY = "store.no_deleted"

@@ -7,8 +7,8 @@ LastViewedDate, LastReferencedDate) and a key prefix of its own; a custom field 
 the object's describe, in SOQL and in SOSL at once, empty on every existing record; a lookup
 adds a child relationship (``<relationshipName>__r``) to the parent it points at.
 
-Every transport calls these functions (the SOAP Metadata API in :mod:`emulator.rest.metadata_api`
-today), so the change lives in the store: the org gets a new :class:`~metadata.model.Schema`
+Every transport calls these functions (the SOAP Metadata API in :mod:`crmarena_sf.emulator.rest.metadata_api`
+today), so the change lives in the store: the org gets a new :class:`~crmarena_sf.metadata.model.Schema`
 (schemas are shared between orgs and never mutated), its tables gain the table or column (a
 fork reading the table through its parent gets its own copy first), and the describe documents
 of every changed object are kept in the org's settings table so that :func:`saved_schema`
@@ -22,15 +22,15 @@ import json
 import string
 from typing import TYPE_CHECKING, Any
 
-from emulator.errors import SalesforceError
-from emulator.store.ddl import column_type, create_table_sql, quote
-from metadata.build import build_describes
-from metadata.model import Schema, SObject
-from metadata.spec import expand_field, sobject
-from metadata.specs._common import custom_object_scopes, custom_object_standard_fields
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.store.ddl import column_type, create_table_sql, quote
+from crmarena_sf.metadata.build import build_describes
+from crmarena_sf.metadata.model import Schema, SObject
+from crmarena_sf.metadata.spec import expand_field, sobject
+from crmarena_sf.metadata.specs._common import custom_object_scopes, custom_object_standard_fields
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 SAVED_KEY = "schema_changes"
 """Key of the org settings row holding the describe documents of every object changed since creation."""
@@ -74,7 +74,7 @@ def add_custom_object(
 
 
 def add_custom_field(org: Org, object_name: str, spec: dict[str, Any]) -> SObject:
-    """Add the field ``spec`` (a :func:`metadata.spec.field` dict; a reference names ``to`` and the
+    """Add the field ``spec`` (a :func:`crmarena_sf.metadata.spec.field` dict; a reference names ``to`` and the
     parent's ``child`` relationship name) to ``object_name``; returns the object's new describe.
 
     DUPLICATE_DEVELOPER_NAME when the object has the field; INVALID_CROSS_REFERENCE_KEY when the
@@ -155,7 +155,7 @@ def _replace(
     new_columns: list[tuple[str, str]] = (),
 ) -> None:
     """Install ``docs`` (complete describe documents) in the org: schema, tables, saved settings, caches."""
-    from emulator.store.org import META_TABLE
+    from crmarena_sf.emulator.store.org import META_TABLE
 
     objects = {name: SObject.model_validate(doc) for name, doc in docs.items()}
     schema = Schema([obj for obj in org.schema if obj.name not in objects] + list(objects.values()))
@@ -181,7 +181,7 @@ def _replace(
 def _refresh_search_index(org: Org, grown: list[str]) -> None:
     """Keep SOSL in step: a new object joins an existing index at once, and the index of an
     object that gained a field is rebuilt (the index holds an object's searchable fields by name)."""
-    from emulator.sosl import index
+    from crmarena_sf.emulator.sosl import index
 
     if index.META_TABLE not in org.table_names():
         return  # no search yet: the first one builds every object from the new schema

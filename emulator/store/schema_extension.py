@@ -7,7 +7,7 @@ objects and fields are deployed to it (Metadata API Developer Guide, "CustomObje
 "CustomField"): a table for each object it had none for, empty; a column for each stored
 field a table lacks, empty on every existing record; a RecordType row for each record type
 it lacks; the changed describe documents are kept in the org's settings, as a Metadata API
-change is (:mod:`emulator.store.schema_changes`, which adds one object or field at a time).
+change is (:mod:`crmarena_sf.emulator.store.schema_changes`, which adds one object or field at a time).
 Nothing is ever dropped or changed, so extending twice with the same documents is a no-op. In a fork, a table that gains a column is first copied out of the parent
 (copy-on-write), so the parent and its other forks never see the change.
 """
@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from emulator.store.ddl import column_type, create_table_sql, quote
+from crmarena_sf.emulator.store.ddl import column_type, create_table_sql, quote
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
-    from metadata.model import Schema
+    from crmarena_sf.emulator.store.org import Org
+    from crmarena_sf.metadata.model import Schema
 
 _CACHES_OF_THE_OLD_SCHEMA = ("rest.describe", "sosl.index")
 """Per-org caches built from the schema: serialised describes, and which objects the search index holds."""
@@ -31,11 +31,11 @@ def extend_org(org: Org, schema: Schema, changed: frozenset[str] | set[str]) -> 
     """Give ``org`` the tables, columns and record types of ``schema`` (a superset of its own) and switch to it.
 
     ``changed`` names the objects whose documents differ from the org's: they are kept in the
-    org's settings the way :mod:`emulator.store.schema_changes` keeps a Metadata API change, so an
+    org's settings the way :mod:`crmarena_sf.emulator.store.schema_changes` keeps a Metadata API change, so an
     org file (or a fork saved to one) opens with them again.
     """
-    from emulator.store.schema_changes import SAVED_KEY
-    from emulator.store.seed import add_record_types
+    from crmarena_sf.emulator.store.schema_changes import SAVED_KEY
+    from crmarena_sf.emulator.store.seed import add_record_types
 
     if schema is org.schema:
         return
@@ -64,7 +64,7 @@ def extend_org(org: Org, schema: Schema, changed: frozenset[str] | set[str]) -> 
 
 def _save_documents(org: Org, docs: dict[str, dict], key: str) -> None:
     """Merge ``docs`` into the describe documents the org's settings row ``key`` holds."""
-    from emulator.store.org import META_TABLE
+    from crmarena_sf.emulator.store.org import META_TABLE
 
     row = org.con.execute(f"SELECT value FROM {org.table_sql(META_TABLE)} WHERE key = ?", [key]).fetchone()
     saved = json.loads(row[0]) if row else {}
@@ -91,7 +91,7 @@ def ensure_tables(org: Org) -> None:
 
 def _index_new_objects(org: Org) -> None:
     """An org already indexed for search indexes the new objects now (they are empty: nothing to read)."""
-    from emulator.sosl import ensure_index, index
+    from crmarena_sf.emulator.sosl import ensure_index, index
 
     if index.META_TABLE in org.table_names():
         ensure_index(org)

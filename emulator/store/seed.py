@@ -13,12 +13,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from emulator import ids
-from emulator.store.derive import apply_defaults, derive
-from emulator.store.dml import write_rows
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.store.derive import apply_defaults, derive
+from crmarena_sf.emulator.store.dml import write_rows
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 ORG_CREATED = dt.datetime(2019, 12, 1, 0, 0, 0)
 """When every new org was created: before CRMArena's earliest case (2020-01-02)."""

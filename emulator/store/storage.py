@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from emulator.store.ddl import quote
+from crmarena_sf.emulator.store.ddl import quote
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 DEVELOPER_EDITION_DATA_MB = 5
 DEVELOPER_EDITION_FILE_MB = 20

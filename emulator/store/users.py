@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from emulator.store.seed import ORGANIZATION_ID
+from crmarena_sf.emulator.store.seed import ORGANIZATION_ID
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 _COLUMNS = (
     "Id",

@@ -4,7 +4,7 @@ Steps run in dependency order, each in its own module: people (issues, agents, c
 catalog (categories, products, price books), cases (the latent-variable core), orders,
 history (cases and CaseHistory__c), knowledge articles, conversations (emails and chats,
 with planted policy violations), and finally the latent truth for the manifest. The result
-is validated against the metadata (:mod:`loaders.validate`) before the dataset directory
+is validated against the metadata (:mod:`crmarena_sf.loaders.validate`) before the dataset directory
 appears; the same seed and profile give a byte-identical dataset.
 """
 
@@ -13,14 +13,25 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from loaders import profiles
-from loaders.dataset import DatasetError, DatasetWriter
-from loaders.generate import cases, catalog, conversations, enrich, history, knowledge, orders, people, truth
-from loaders.generate.context import Context
-from loaders.progress import progress_bar
-from loaders.validate import validate_files
-from metadata import load_schema
-from metadata.model import Schema
+from crmarena_sf.loaders import profiles
+from crmarena_sf.loaders.dataset import DatasetError, DatasetWriter
+from crmarena_sf.loaders.generate import (
+    cases,
+    catalog,
+    conversations,
+    enrich,
+    history,
+    knowledge,
+    orders,
+    people,
+    truth,
+)
+from crmarena_sf.loaders.generate.context import Context
+from crmarena_sf.loaders.validate import validate_files
+from crmarena_sf.metadata import load_schema
+from crmarena_sf.metadata.model import Schema
+
+from crmarena_sf.progress import progress_bar
 
 GENERATOR_VERSION = "3"
 """Bumped whenever the same seed and profile would give different data (cached datasets are keyed by it)."""
@@ -63,7 +74,7 @@ def generate(
     """Generate a dataset into the new directory ``out`` and return its path.
 
     ``enrich_model`` (off by default) has an OpenAI chat model rewrite the case descriptions
-    (:mod:`loaders.generate.enrich`); the output is then no longer reproducible byte for byte.
+    (:mod:`crmarena_sf.loaders.generate.enrich`); the output is then no longer reproducible byte for byte.
     Raises ValueError for an unknown profile or bad scale, and DatasetError when ``out``
     exists or cannot be written (nothing is left behind either way).
     """

@@ -1,6 +1,6 @@
 """The latent-variable core: which customer opens which case, about what, when, and who handles it.
 
-Cases are drawn from the latent traits (:mod:`loaders.generate.latent`): habitual
+Cases are drawn from the latent traits (:mod:`crmarena_sf.loaders.generate.latent`): habitual
 complainers open more cases, mostly about their favourite issue; hot products draw most
 cases, mostly about their dominant issue and mostly in their peak month; the issue's
 experts get (and receive transfers of) its cases and close them faster; a few agents
@@ -19,9 +19,9 @@ import datetime as dt
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from loaders.generate import latent, vocab
-from loaders.generate.context import Context
-from loaders.generate.rng import Weighted
+from crmarena_sf.loaders.generate import latent, vocab
+from crmarena_sf.loaders.generate.context import Context
+from crmarena_sf.loaders.generate.rng import Weighted
 
 OPEN_STATUSES = (("New", 4), ("Working", 5), ("Escalated", 1))
 DATA_NOW = vocab.LAST_CASE + dt.timedelta(days=1)

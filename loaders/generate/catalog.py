@@ -12,8 +12,15 @@ import datetime as dt
 import itertools
 from dataclasses import dataclass, field
 
-from loaders.generate import catalog_words, latent, vocab
-from loaders.generate.context import STANDARD_PRICEBOOK_N, Context, audit_sql, autonumber, secs, ts
+from crmarena_sf.loaders.generate import catalog_words, latent, vocab
+from crmarena_sf.loaders.generate.context import (
+    STANDARD_PRICEBOOK_N,
+    Context,
+    audit_sql,
+    autonumber,
+    secs,
+    ts,
+)
 
 
 @dataclass

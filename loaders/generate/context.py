@@ -7,11 +7,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator import ids
-from loaders.dataset import DatasetWriter
-from loaders.generate.rng import stream
-from loaders.profiles import Sizing
-from metadata.model import Schema
+from crmarena_sf.emulator import ids
+from crmarena_sf.loaders.dataset import DatasetWriter
+from crmarena_sf.loaders.generate.rng import stream
+from crmarena_sf.loaders.profiles import Sizing
+from crmarena_sf.metadata.model import Schema
 
 EPOCH = dt.datetime(1970, 1, 1)
 ADMIN_USER_N = 1
@@ -42,7 +42,7 @@ class Context:
     """Objects planned by one step for later ones (agents, customers, catalog, cases ...)."""
 
     def rng(self, name: str) -> random.Random:
-        """The random stream of one concern (see :func:`loaders.generate.rng.stream`)."""
+        """The random stream of one concern (see :func:`crmarena_sf.loaders.generate.rng.stream`)."""
         return stream(self.seed, name)
 
     def prefix(self, object_name: str) -> str:

@@ -1,7 +1,7 @@
 """What customers and agents say in emails and chats, including the lines that break a policy.
 
 Per issue (in issue order, matching the policy articles of
-:mod:`loaders.generate.knowledge_text`): what an agent says when following the policy and
+:mod:`crmarena_sf.loaders.generate.knowledge_text`): what an agent says when following the policy and
 when breaching it. A breach is unambiguous against exactly one article (the one governing
 the case's issue); a compliant line breaches nothing.
 

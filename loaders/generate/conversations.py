@@ -11,7 +11,7 @@ read them: the chat opens the case at CreatedDate and any emails follow it; ever
 dated inside the case's life (before ClosedDate, or the data capture for open cases) and
 strictly after the one before; whoever writes for the company owns the case at that moment
 and says so when the case was passed to them; only the thread's first reply greets the
-customer; each reply answers the message before it (:mod:`loaders.generate.conversation_text`);
+customer; each reply answers the message before it (:mod:`crmarena_sf.loaders.generate.conversation_text`);
 a closed case's thread ends wrapped up or signed off, an open one's never does.
 """
 
@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-from emulator.store.derive import AUTONUMBER_FORMATS
-from loaders.generate import conversation_text as talk
-from loaders.generate.cases import DATA_NOW
-from loaders.generate.context import Context, audit_sql, autonumber, secs, ts
+from crmarena_sf.emulator.store.derive import AUTONUMBER_FORMATS
+from crmarena_sf.loaders.generate import conversation_text as talk
+from crmarena_sf.loaders.generate.cases import DATA_NOW
+from crmarena_sf.loaders.generate.context import Context, audit_sql, autonumber, secs, ts
 
 VIOLATION_RATE = 0.15
 MAX_EMAILS_PER_CASE = 8

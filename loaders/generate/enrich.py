@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from loaders.generate.context import Context
+from crmarena_sf.loaders.generate.context import Context
 
 BATCH = 20
 PROMPT = (

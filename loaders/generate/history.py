@@ -8,9 +8,9 @@ cases. Case.OwnerId is the latest owner. History rows are numbered in event orde
 
 from __future__ import annotations
 
-from emulator.store.derive import AUTONUMBER_FORMATS
-from loaders.generate.case_text import case_text
-from loaders.generate.context import Context, audit_sql, autonumber, from_secs, secs, ts
+from crmarena_sf.emulator.store.derive import AUTONUMBER_FORMATS
+from crmarena_sf.loaders.generate.case_text import case_text
+from crmarena_sf.loaders.generate.context import Context, audit_sql, autonumber, from_secs, secs, ts
 
 CREATION, ASSIGNMENT, CLOSED = "Case Creation", "Owner Assignment", "Case Closed"
 

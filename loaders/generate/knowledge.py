@@ -1,6 +1,6 @@
 """KnowledgeArticle and Knowledge__kav: the published knowledge base (one online en_US version per article).
 
-Each article is classified in the org's data category groups (:mod:`metadata.data_categories`):
+Each article is classified in the org's data category groups (:mod:`crmarena_sf.metadata.data_categories`):
 one ``Topics`` category (what it is about) and, where its answer depends on where the
 customer shops, one ``Channels`` category (policies apply everywhere: ``All``). The rows are
 ``Knowledge__DataCategorySelection`` records, as a real org keeps them.
@@ -16,11 +16,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from emulator.store.derive import AUTONUMBER_FORMATS
-from loaders.generate import vocab
-from loaders.generate.context import Context, audit_sql, autonumber, secs, ts
-from loaders.generate.knowledge_text import Article, all_articles
-from metadata import data_categories
+from crmarena_sf.emulator.store.derive import AUTONUMBER_FORMATS
+from crmarena_sf.loaders.generate import vocab
+from crmarena_sf.loaders.generate.context import Context, audit_sql, autonumber, secs, ts
+from crmarena_sf.loaders.generate.knowledge_text import Article, all_articles
+from crmarena_sf.metadata import data_categories
 
 CATEGORIES: dict[str, tuple[str, str | None]] = {
     "Refunds and Billing Disputes Policy": ("Billing", "All"),

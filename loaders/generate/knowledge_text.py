@@ -1,6 +1,6 @@
 """The knowledge base: ten policy articles (one per issue) and FAQ articles with concrete facts.
 
-Policy articles state rules an agent can break; :mod:`loaders.generate.conversation_text`
+Policy articles state rules an agent can break; :mod:`crmarena_sf.loaders.generate.conversation_text`
 holds, per policy, what an agent says when following or breaching it (policy-violation
 task). FAQ articles carry facts a customer asks about, each listed with its question and
 short answer (knowledge-QA task). Text is plain here; the article writer renders it as the

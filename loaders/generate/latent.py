@@ -7,7 +7,7 @@
 - customers: how often they complain and, for habitual complainers, a favourite issue;
 - regions: a closure-time factor per state, with one planted fastest state.
 
-The values are drawn here; :mod:`loaders.generate.cases` realizes them into cases and
+The values are drawn here; :mod:`crmarena_sf.loaders.generate.cases` realizes them into cases and
 repairs the few random draws that would blur a planted answer. What the manifest records
 is built by :func:`truth` from the realized plan.
 """
@@ -18,7 +18,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from loaders.generate import vocab
+from crmarena_sf.loaders.generate import vocab
 
 
 @dataclass

@@ -15,10 +15,10 @@ from __future__ import annotations
 import datetime as dt
 from array import array
 
-from emulator.store.derive import AUTONUMBER_FORMATS
-from loaders.generate import vocab
-from loaders.generate.context import STANDARD_PRICEBOOK_N, Context, audit_sql, autonumber, ts
-from loaders.generate.rng import Weighted
+from crmarena_sf.emulator.store.derive import AUTONUMBER_FORMATS
+from crmarena_sf.loaders.generate import vocab
+from crmarena_sf.loaders.generate.context import STANDARD_PRICEBOOK_N, Context, audit_sql, autonumber, ts
+from crmarena_sf.loaders.generate.rng import Weighted
 
 BATCH = 200_000
 EPOCH_DAY = dt.date(1970, 1, 1).toordinal()

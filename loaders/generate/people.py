@@ -14,12 +14,11 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
+from crmarena_sf.emulator.store.seed import STANDARD_USER_PROFILE_ID
+from crmarena_sf.loaders.generate import latent, vocab
+from crmarena_sf.loaders.generate.context import ADMIN_USER_N, Context, audit_sql, secs, ts
+from crmarena_sf.loaders.generate.rng import Weighted
 from faker.providers.person.en_US import Provider as PersonNames
-
-from emulator.store.seed import STANDARD_USER_PROFILE_ID
-from loaders.generate import latent, vocab
-from loaders.generate.context import ADMIN_USER_N, Context, audit_sql, secs, ts
-from loaders.generate.rng import Weighted
 
 _FEMALE = Weighted(list(PersonNames.first_names_female), list(PersonNames.first_names_female.values()))
 _MALE = Weighted(list(PersonNames.first_names_male), list(PersonNames.first_names_male.values()))

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from loaders.generate import vocab
-from loaders.generate.cases import DATA_NOW
-from loaders.generate.context import Context
-from loaders.generate.latent import month_name
+from crmarena_sf.loaders.generate import vocab
+from crmarena_sf.loaders.generate.cases import DATA_NOW
+from crmarena_sf.loaders.generate.context import Context
+from crmarena_sf.loaders.generate.latent import month_name
 
 SAMPLE_CAP = 1000
 

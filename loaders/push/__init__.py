@@ -12,11 +12,11 @@ The pieces, in the order a push uses them:
 - :mod:`.loader`, :mod:`.writers`, :mod:`.idmap`: upserts on the key field through sObject
   Collections or Bulk API 2.0, retries, the update pass, Knowledge publishing, and the local
   map of dataset Ids to org Ids;
-- :mod:`.run`: :func:`~loaders.push.run.push` and :func:`~loaders.push.run.teardown`;
+- :mod:`.run`: :func:`~crmarena_sf.loaders.push.run.push` and :func:`~crmarena_sf.loaders.push.run.teardown`;
   :mod:`.report`: what was loaded, skipped and failed, and the API calls used.
 """
 
-from loaders.push.errors import PushStopped
-from loaders.push.run import PushOptions, PushRefused, push, teardown
+from crmarena_sf.loaders.push.errors import PushStopped
+from crmarena_sf.loaders.push.run import PushOptions, PushRefused, push, teardown
 
 __all__ = ["PushOptions", "PushRefused", "PushStopped", "push", "teardown"]

@@ -3,7 +3,7 @@
 Every call goes through the client's ``requests`` session (REST, sObject Collections, Bulk API
 2.0 through ``sf.bulk2``) or through ``sf.mdapi`` (the Metadata API, zeep's own session); each
 one is counted, which is the report's "API calls used". simple-salesforce's exceptions become
-:class:`~loaders.push.errors.OrgError` (Salesforce's error code and message) and a dropped
+:class:`~crmarena_sf.loaders.push.errors.OrgError` (Salesforce's error code and message) and a dropped
 connection becomes ``NETWORK``, so the layers above decide on codes, never on exception types.
 Nothing here logs or prints a session id or a password.
 """
@@ -16,8 +16,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import requests
-
-from loaders.push.errors import OrgError
+from crmarena_sf.loaders.push.errors import OrgError
 
 T = TypeVar("T")
 QUERY_CHUNK = 300

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 
-from loaders.dataset import MANIFEST, Dataset
+from crmarena_sf.loaders.dataset import MANIFEST, Dataset
 
 KEY_FIELD = "CRMArena_Key__c"
 KEY_LENGTH = 40

@@ -16,16 +16,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from loaders.progress import progress_bar
-from loaders.push import rules
-from loaders.push.client import PushClient
-from loaders.push.errors import STOP_CODES, OrgError, stopped
-from loaders.push.idmap import IdMap
-from loaders.push.keys import KEY_FIELD
-from loaders.push.plan import COLLECTION_SIZE, Column, Plan, Step
-from loaders.push.preflight import keyed_records
-from loaders.push.rows import csv_value, json_value, read_rows
-from loaders.push.writers import Outcome, upsert_bulk, upsert_collections
+from crmarena_sf.loaders.push import rules
+from crmarena_sf.loaders.push.client import PushClient
+from crmarena_sf.loaders.push.errors import STOP_CODES, OrgError, stopped
+from crmarena_sf.loaders.push.idmap import IdMap
+from crmarena_sf.loaders.push.keys import KEY_FIELD
+from crmarena_sf.loaders.push.plan import COLLECTION_SIZE, Column, Plan, Step
+from crmarena_sf.loaders.push.preflight import keyed_records
+from crmarena_sf.loaders.push.rows import csv_value, json_value, read_rows
+from crmarena_sf.loaders.push.writers import Outcome, upsert_bulk, upsert_collections
+
+from crmarena_sf.progress import progress_bar
 
 RETRIES = 2
 UPDATE_STEP = "update"

@@ -1,7 +1,7 @@
 """What a push will do: which objects, in which order, which fields, by which API, at what cost.
 
 The order comes from the metadata and the data: an object is loaded after every object its
-rows point at (references, Id-valued text, Id lists), computed by :mod:`loaders.push.ordering`;
+rows point at (references, Id-valued text, Id lists), computed by :mod:`crmarena_sf.loaders.push.ordering`;
 a cycle, or a row pointing at another row of its own object, is broken by writing that field in
 an update pass once everything is loaded (CumulusCI's ``after`` steps). A field is written when
 the target org has it (or the push creates it) and it is createable there; the rest is listed
@@ -17,16 +17,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator.store import seed
-from emulator.store.storage import EMAIL_TEXT_FIELDS, record_kb
-from loaders.dataset import Dataset
-from loaders.push import rules
-from loaders.push.keys import PERMISSION_SET, dataset_fingerprint
-from loaders.push.ordering import order_objects
-from loaders.push.preflight import OrgFacts
-from loaders.push.rows import read_rows
-from loaders.push.target import Target
-from metadata.model import Schema
+from crmarena_sf.emulator.store import seed
+from crmarena_sf.emulator.store.storage import EMAIL_TEXT_FIELDS, record_kb
+from crmarena_sf.loaders.dataset import Dataset
+from crmarena_sf.loaders.push import rules
+from crmarena_sf.loaders.push.keys import PERMISSION_SET, dataset_fingerprint
+from crmarena_sf.loaders.push.ordering import order_objects
+from crmarena_sf.loaders.push.preflight import OrgFacts
+from crmarena_sf.loaders.push.rows import read_rows
+from crmarena_sf.loaders.push.target import Target
+from crmarena_sf.metadata.model import Schema
 
 COLLECTION_SIZE = 200
 """Records per sObject Collections call (REST API Developer Guide, "sObject Collections")."""

@@ -14,13 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from loaders.push.client import PushClient, soql_string
-from loaders.push.errors import OrgError
-from loaders.push.keys import PERMISSION_SET, pushed_fingerprint
-from metadata.model import SObject
+from crmarena_sf.loaders.push.client import PushClient, soql_string
+from crmarena_sf.loaders.push.errors import OrgError
+from crmarena_sf.loaders.push.keys import PERMISSION_SET, pushed_fingerprint
+from crmarena_sf.metadata.model import SObject
 
 if TYPE_CHECKING:
-    from loaders.push.plan import Plan
+    from crmarena_sf.loaders.push.plan import Plan
 
 AUDIT_FIELDS = ("CreatedDate", "CreatedById", "LastModifiedDate", "LastModifiedById")
 FULL_LICENCE = "Salesforce"

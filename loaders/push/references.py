@@ -1,7 +1,7 @@
 """Records a dataset refers to but does not hold, found in the target org by what they are.
 
 A generated dataset's rows point at what every new org already has (the records
-:mod:`emulator.store.seed` puts in a new emulated org, with fixed Ids): the admin user who
+:mod:`crmarena_sf.emulator.store.seed` puts in a new emulated org, with fixed Ids): the admin user who
 created them, the standard price book, the 'Standard User' profile, Account's person-account
 record type. In a real org those records exist with other Ids, so they are matched by natural
 key: the admin user is the running user, the standard price book is the one with
@@ -12,11 +12,11 @@ nor here stays unresolved, and the field is left for the org to default.
 
 from __future__ import annotations
 
-from emulator import ids
-from emulator.store import seed
-from loaders.push.client import PushClient
-from loaders.push.preflight import OrgFacts
-from metadata.model import Schema
+from crmarena_sf.emulator import ids
+from crmarena_sf.emulator.store import seed
+from crmarena_sf.loaders.push.client import PushClient
+from crmarena_sf.loaders.push.preflight import OrgFacts
+from crmarena_sf.metadata.model import Schema
 
 ADMIN_USER_ID = ids.make_id("005", 1)
 SEEDED_PROFILES = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from loaders.push.loader import Tally
+from crmarena_sf.loaders.push.loader import Tally
 
 MAX_LISTED_FAILURES = 50
 

@@ -15,8 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 import duckdb
-
-from loaders.dataset import Dataset
+from crmarena_sf.loaders.dataset import Dataset
 
 
 def read_rows(dataset: Dataset, object_name: str) -> list[dict[str, Any]]:

@@ -14,7 +14,7 @@ Each rule is a small function or table with the Salesforce behaviour it follows:
 - feature licences (``UserPermissionsKnowledgeUser`` ...) are left alone: a Developer Edition
   org has few, and an agent needs none to own cases;
 - CRMArena's ``CaseHistory__c.OldValue__c``/``NewValue__c`` hold User Ids as text
-  (:mod:`metadata.specs.case_history_c`): they are translated like references.
+  (:mod:`crmarena_sf.metadata.specs.case_history_c`): they are translated like references.
 """
 
 from __future__ import annotations

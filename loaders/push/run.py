@@ -3,7 +3,7 @@
 :func:`push`: read the org (nothing written), plan, stop with every problem found or print the
 plan for ``--dry-run``; else create the schema, grant it, load each step, run the update pass,
 publish the articles, and report. :func:`teardown`: delete every record carrying the push's key,
-children first, and nothing else. Both stop with :class:`~loaders.push.errors.PushStopped`
+children first, and nothing else. Both stop with :class:`~crmarena_sf.loaders.push.errors.PushStopped`
 (carrying the report so far) when the org refuses something no retry fixes.
 """
 
@@ -14,21 +14,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from loaders.dataset import Dataset
-from loaders.default_org import cache_root
-from loaders.push import preflight
-from loaders.push.client import PushClient, soql_string
-from loaders.push.errors import OrgError, PushStopped, stopped
-from loaders.push.idmap import IdMap
-from loaders.push.keys import KEY_FIELD, PERMISSION_SET, TORN_DOWN
-from loaders.push.loader import RETRIES, Loader
-from loaders.push.ordering import order_objects
-from loaders.push.plan import COLLECTION_SIZE, DEFAULT_BULK_THRESHOLD, Plan, make_plan
-from loaders.push.references import seeded_references
-from loaders.push.report import PushReport
-from loaders.push.schema_deploy import deploy_schema, grant_access
-from metadata import load_schema
-from metadata.model import SObject
+from crmarena_sf.loaders.dataset import Dataset
+from crmarena_sf.loaders.default_org import cache_root
+from crmarena_sf.loaders.push import preflight
+from crmarena_sf.loaders.push.client import PushClient, soql_string
+from crmarena_sf.loaders.push.errors import OrgError, PushStopped, stopped
+from crmarena_sf.loaders.push.idmap import IdMap
+from crmarena_sf.loaders.push.keys import KEY_FIELD, PERMISSION_SET, TORN_DOWN
+from crmarena_sf.loaders.push.loader import RETRIES, Loader
+from crmarena_sf.loaders.push.ordering import order_objects
+from crmarena_sf.loaders.push.plan import COLLECTION_SIZE, DEFAULT_BULK_THRESHOLD, Plan, make_plan
+from crmarena_sf.loaders.push.references import seeded_references
+from crmarena_sf.loaders.push.report import PushReport
+from crmarena_sf.loaders.push.schema_deploy import deploy_schema, grant_access
+from crmarena_sf.metadata import load_schema
+from crmarena_sf.metadata.model import SObject
 
 
 @dataclass

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from loaders.push.client import PushClient, soql_string
-from loaders.push.errors import OrgError
-from loaders.push.keys import DESCRIPTION_PREFIX, PERMISSION_SET, PERMISSION_SET_LABEL
-from loaders.push.plan import COLLECTION_SIZE, Plan
-from loaders.push.target import Target
-from metadata.model import Field, SObject
+from crmarena_sf.loaders.push.client import PushClient, soql_string
+from crmarena_sf.loaders.push.errors import OrgError
+from crmarena_sf.loaders.push.keys import DESCRIPTION_PREFIX, PERMISSION_SET, PERMISSION_SET_LABEL
+from crmarena_sf.loaders.push.plan import COLLECTION_SIZE, Plan
+from crmarena_sf.loaders.push.target import Target
+from crmarena_sf.metadata.model import Field, SObject
 
 METADATA_BATCH = 10
 NO_OBJECT_PERMISSIONS = {"User"}

@@ -1,9 +1,9 @@
 """The org's schema as it will be once the push has added its part, and what that part is.
 
-The dataset's metadata (CRMArena's schema, :func:`metadata.load_schema`) names the custom
+The dataset's metadata (CRMArena's schema, :func:`crmarena_sf.metadata.load_schema`) names the custom
 objects and fields its rows use (``Issue__c``, ``CaseHistory__c``, ``Case.IssueId__c``,
 ``Knowledge__kav.FAQ_Answer__c`` ...). An org that lacks them gets them, and every object the
-push loads gets the key field :data:`~loaders.push.keys.KEY_FIELD`. :class:`Target` answers
+push loads gets the key field :data:`~crmarena_sf.loaders.push.keys.KEY_FIELD`. :class:`Target` answers
 "which field will the org have, and is it writable?" before anything is created, so a dry run
 plans exactly what a real run does.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from loaders.push.keys import KEY_FIELD, KEY_LENGTH
-from metadata.model import Field, Schema, SObject
-from metadata.spec import expand_field
+from crmarena_sf.loaders.push.keys import KEY_FIELD, KEY_LENGTH
+from crmarena_sf.metadata.model import Field, Schema, SObject
+from crmarena_sf.metadata.spec import expand_field
 
 
 def key_field() -> Field:

@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from loaders.push.client import PushClient
-from loaders.push.keys import KEY_FIELD
-from loaders.push.plan import COLLECTION_SIZE
+from crmarena_sf.loaders.push.client import PushClient
+from crmarena_sf.loaders.push.keys import KEY_FIELD
+from crmarena_sf.loaders.push.plan import COLLECTION_SIZE
 
 
 @dataclass

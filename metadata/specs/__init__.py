@@ -1,6 +1,6 @@
 """Compact per-object metadata specs: one module per sObject, each defining ``SPEC``.
 
-``python -m metadata.build`` expands them into ``metadata/describes/<Object>.json``.
+``python -m crmarena_sf.metadata.build`` expands them into ``metadata/describes/<Object>.json``.
 
 The schema holds CRMArena's 16 objects (User, Account as a person-account org, Contact, Case,
 Knowledge__kav, ProductCategory, Product2, ProductCategoryProduct, Pricebook2, PricebookEntry,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metadata.spec import field
+from crmarena_sf.metadata.spec import field
 
 
 def id_field(label: str) -> dict:
@@ -52,7 +52,7 @@ def address_fields(name_prefix: str, label_prefix: str, compound: str | None = N
     labelled "Mailing Street" ... "Mailing Address"; ``address_fields("", "")`` gives User's
     Street ... Address. Lengths and flags are those of every real address (Account, Contact, User).
     """
-    from metadata.specs._locales import GEOCODE_ACCURACY
+    from crmarena_sf.metadata.specs._locales import GEOCODE_ACCURACY
 
     compound = compound or f"{name_prefix}Address"
     label = f"{label_prefix} " if label_prefix else ""

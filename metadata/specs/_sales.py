@@ -28,7 +28,7 @@ OPPORTUNITY_STAGES = [
 ]
 """A new org's opportunity stages: (StageName, default probability, forecast category), the
 OpportunityStage rows (Object Reference: OpportunityStage). The store derives IsClosed, IsWon,
-Probability and the forecast category from them (:mod:`emulator.store.derive_sales`)."""
+Probability and the forecast category from them (:mod:`crmarena_sf.emulator.store.derive_sales`)."""
 
 FORECAST_CATEGORIES = [("Omitted", "Omitted"), ("Pipeline", "Pipeline"), ("BestCase", "Best Case"), ("Forecast", "Commit"), ("Closed", "Closed")]  # fmt: skip
 """Opportunity.ForecastCategory (API value, label); ForecastCategoryName holds the labels."""

@@ -11,8 +11,8 @@ the partner/customer-portal fields (IsPartner, IsCustomerPortal, ChannelProgram*
 portal orgs have; MiddleName/Suffix (the org setting for them is off).
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import (
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
     address_fields,
     audit_fields,
     id_field,

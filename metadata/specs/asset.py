@@ -4,8 +4,8 @@ Required on create: Name, and an AccountId or ContactId (a validation the org ru
 describe flag). Left out: the lifecycle-management amounts of Subscription Management.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import (
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
     address_fields,
     audit_fields,
     id_field,

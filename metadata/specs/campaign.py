@@ -5,8 +5,14 @@ Required on create: Name. The Number* and Amount* fields are roll-ups the org co
 the campaign's leads, contacts and opportunities (read-only here, empty in a new org).
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
+    audit_fields,
+    id_field,
+    is_deleted,
+    last_viewed_fields,
+    read_only,
+)
 
 SPEC = sobject(
     "Campaign",

@@ -8,8 +8,8 @@ read-only copies of its lead's or contact's fields (name, title, address, phones
 the org keeps in step with the person.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, is_deleted, read_only
 
 SPEC = sobject(
     "CampaignMember",

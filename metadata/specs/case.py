@@ -1,7 +1,7 @@
 """Case: a customer question, problem or complaint (Object Reference: Case; fields as a real org describes them, API v48)."""
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields
 
 SPEC = sobject(
     "Case",

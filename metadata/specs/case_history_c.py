@@ -7,8 +7,8 @@ User Id as text (null otherwise, and OldValue__c is null on a first assignment).
 ``Name`` is an auto-number. Key prefix ``a1N`` as in the CRMArena org.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import custom_object_scopes, custom_object_standard_fields
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import custom_object_scopes, custom_object_standard_fields
 
 HISTORY_EVENTS = ["Case Creation", "Owner Assignment", "Case Closed"]
 

@@ -6,8 +6,8 @@ and the ``Mx.`` salutation, matching the Person* fields of the real person-accou
 MiddleName/Suffix are absent (the org setting for them is off).
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields
 
 SPEC = sobject(
     "Contact",

@@ -4,8 +4,8 @@ Required on create: AccountId. ``EndDate`` is computed from StartDate and Contra
 ``ContractNumber`` is an auto-number and the name field.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import (
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
     address_fields,
     audit_fields,
     id_field,

@@ -10,8 +10,8 @@ email. Left out: ``EmailTemplateId`` (EmailTemplate) and ``ValidatedFromAddress`
 verified addresses), whose targets are not in this schema.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, is_deleted, read_only
 
 EMAIL_STATUSES = [("0", "New"), ("1", "Read"), ("2", "Replied"), ("3", "Sent"), ("4", "Forwarded"), ("5", "Draft")]
 RELATED_TO = ["Account", "Asset", "Campaign", "Case", "Contract", "Opportunity", "Order", "Product2", "Quote"]

@@ -8,9 +8,9 @@ and a ``DurationInMinutes`` or ``EndDateTime`` (the org computes the other, and
 Recurrence* fields of recurring events and the invitation (EventRelation) fields.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, read_only
-from metadata.specs._sales import ACTIVITY_WHAT, ACTIVITY_WHO
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, is_deleted, read_only
+from crmarena_sf.metadata.specs._sales import ACTIVITY_WHAT, ACTIVITY_WHO
 
 SPEC = sobject(
     "Event",

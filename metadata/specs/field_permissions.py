@@ -3,8 +3,8 @@
 ``Field`` is ``Object.Field`` (``Case.IssueId__c``); ``PermissionsEdit`` implies read.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field
 
 SPEC = sobject(
     "FieldPermissions",

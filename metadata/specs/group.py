@@ -4,8 +4,8 @@
 no LastViewedDate. ``RelatedId`` points at the role or user a system group is built from.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, read_only
 
 GROUP_TYPES = [
     ("Regular", "Public Group"),

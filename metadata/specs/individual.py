@@ -4,8 +4,8 @@ Contact.IndividualId, Account.PersonIndividualId and User.IndividualId point her
 derived from FirstName and LastName like a contact's.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields
 
 SPEC = sobject(
     "Individual",

@@ -5,8 +5,8 @@ issue through ``Case.IssueId__c`` (child relationship ``Cases__r``). Key prefix 
 the CRMArena org.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import custom_object_scopes, custom_object_standard_fields
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import custom_object_scopes, custom_object_standard_fields
 
 SPEC = sobject(
     "Issue__c",

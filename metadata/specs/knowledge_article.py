@@ -4,9 +4,9 @@ Read-only through the API: articles are created by inserting their first version
 publishing actions. Key prefix ``kA0``.
 """
 
-from metadata.spec import sobject
-from metadata.specs._common import id_field, is_deleted, last_viewed_fields, read_only
-from metadata.specs._locales import LANGUAGES
+from crmarena_sf.metadata.spec import sobject
+from crmarena_sf.metadata.specs._common import id_field, is_deleted, last_viewed_fields, read_only
+from crmarena_sf.metadata.specs._locales import LANGUAGES
 
 SPEC = sobject(
     "KnowledgeArticle",

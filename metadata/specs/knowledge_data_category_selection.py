@@ -7,12 +7,12 @@ update); ``DataCategoryGroupName`` and ``DataCategoryName`` are ``datacategorygr
 fields of length 80 (developer names, properties Create only); ``ParentId`` is the article
 version (Create, Filter, Group, Sort); the article lists its selections as
 ``DataCategorySelections`` ("Data Category Selection Objects" in the SOQL and SOSL Reference).
-The groups and categories themselves are metadata (:mod:`metadata.data_categories`).
+The groups and categories themselves are metadata (:mod:`crmarena_sf.metadata.data_categories`).
 Key prefix ``02o``: not confirmed from a public source.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import id_field, is_deleted, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import id_field, is_deleted, read_only
 
 _CREATE_ONLY = {"updateable": False, "filterable": False, "groupable": False, "sortable": False, "required": True}
 

@@ -15,8 +15,8 @@ an API insert gets a Draft, as on a real org.
 Left out: ``SourceId`` (polymorphic to objects not in this schema), ``MasterVersionId``.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import (
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
     audit_fields,
     id_field,
     is_deleted,
@@ -24,7 +24,7 @@ from metadata.specs._common import (
     owner_field,
     read_only,
 )
-from metadata.specs._locales import LANGUAGES
+from crmarena_sf.metadata.specs._locales import LANGUAGES
 
 PUBLISH_STATUSES = ["Draft", ("Online", "Published"), "Archived"]
 

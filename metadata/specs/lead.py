@@ -7,8 +7,8 @@ are set by lead conversion (read-only). Left out: Data.com's ``CleanStatus``/``C
 and ``DandbCompanyId`` (DandBCompany), MiddleName/Suffix (the org setting for them is off).
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import (
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
     address_fields,
     audit_fields,
     id_field,
@@ -17,7 +17,7 @@ from metadata.specs._common import (
     owner_field,
     read_only,
 )
-from metadata.specs._sales import INDUSTRIES, LEAD_SOURCES, SALUTATIONS
+from crmarena_sf.metadata.specs._sales import INDUSTRIES, LEAD_SOURCES, SALUTATIONS
 
 SPEC = sobject(
     "Lead",

@@ -8,8 +8,8 @@
 retired in 2026, so a new real org may not have this object (Salesforce's Legacy Chat retirement, announced in Salesforce Help).
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import (
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
     audit_fields,
     id_field,
     is_deleted,

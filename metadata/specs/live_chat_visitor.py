@@ -3,8 +3,8 @@
 Created by the chat service for each session; every LiveChatTranscript points at one.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, is_deleted, read_only
 
 SPEC = sobject(
     "LiveChatVisitor",

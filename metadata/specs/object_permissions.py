@@ -4,8 +4,8 @@
 ``ParentId`` the permission set or the profile's own permission set.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field
 
 SPEC = sobject(
     "ObjectPermissions",

@@ -3,15 +3,21 @@ https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_r
 
 Required on create: Name, StageName, CloseDate. The stage decides ``IsClosed``, ``IsWon``, the
 forecast category and the default ``Probability`` (a new org's OpportunityStage rows,
-:data:`metadata.specs._sales.OPPORTUNITY_STAGES`); ``ExpectedRevenue`` is Amount x
+:data:`crmarena_sf.metadata.specs._sales.OPPORTUNITY_STAGES`); ``ExpectedRevenue`` is Amount x
 Probability; the Fiscal* fields follow from CloseDate. Left out: ``LastAmountChangedHistoryId``
 and ``LastCloseDateChangedHistoryId`` (OpportunityHistory), ``IqScore`` and the activity-metric
 lookups of Sales Cloud Einstein.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields, read_only
-from metadata.specs._sales import FORECAST_CATEGORIES, LEAD_SOURCES, OPPORTUNITY_STAGES
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
+    audit_fields,
+    id_field,
+    is_deleted,
+    last_viewed_fields,
+    read_only,
+)
+from crmarena_sf.metadata.specs._sales import FORECAST_CATEGORIES, LEAD_SOURCES, OPPORTUNITY_STAGES
 
 SPEC = sobject(
     "Opportunity",

@@ -9,8 +9,14 @@ price book entry; ``TotalPrice`` is Quantity x UnitPrice, or UnitPrice TotalPric
 when only the total is sent. ``Name`` (the opportunity's and the product's names) stays empty.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
+    audit_fields,
+    id_field,
+    is_deleted,
+    last_viewed_fields,
+    read_only,
+)
 
 SPEC = sobject(
     "OpportunityLineItem",

@@ -7,8 +7,8 @@ items. Orders can be owned by a queue; ``OpportunityId`` and ``QuoteId`` name th
 quote an order came from.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import (
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
     address_fields,
     audit_fields,
     id_field,

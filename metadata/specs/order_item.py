@@ -6,8 +6,8 @@ entry; ``ListPrice``, ``TotalPrice`` and ``OrderItemNumber`` (auto-number, the n
 computed by the org. ``QuoteLineItemId`` is the quote line the item was ordered from.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, is_deleted, read_only
 
 SPEC = sobject(
     "OrderItem",

@@ -4,9 +4,9 @@ Read through the API; only a few settings are updateable and no field is createa
 the ``Preferences*`` checkboxes other than the ones listed.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import address_fields, id_field, read_only
-from metadata.specs._locales import LANGUAGES, LOCALES, TIME_ZONES
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import address_fields, id_field, read_only
+from crmarena_sf.metadata.specs._locales import LANGUAGES, LOCALES, TIME_ZONES
 
 _ACCESS = [("None", "Private"), ("Read", "Read Only"), ("Edit", "Read/Write")]
 

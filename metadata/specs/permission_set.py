@@ -8,8 +8,8 @@ Left out: the hundreds of ``Permissions*`` user-permission checkboxes, ``License
 ``PermissionSetGroupId`` (their objects are not in this schema).
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, read_only
 
 SPEC = sobject(
     "PermissionSet",

@@ -4,8 +4,8 @@ It has no Name and no Created*/LastModified* audit fields, only ``SystemModstamp
 are created and deleted, never updated.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import id_field, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import id_field, read_only
 
 SPEC = sobject(
     "PermissionSetAssignment",

@@ -4,8 +4,14 @@ A new org has the standard price book (``IsStandard`` true, not createable); eve
 needs a standard-price entry before it can be priced in a custom book.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
+    audit_fields,
+    id_field,
+    is_deleted,
+    last_viewed_fields,
+    read_only,
+)
 
 SPEC = sobject(
     "Pricebook2",

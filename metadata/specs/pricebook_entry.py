@@ -4,8 +4,8 @@ Required on create: Pricebook2Id, Product2Id, UnitPrice (neither reference can c
 ``Name`` and ``ProductCode`` are copied from the product by the org.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, is_deleted, read_only
 
 SPEC = sobject(
     "PricebookEntry",

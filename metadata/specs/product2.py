@@ -6,8 +6,14 @@ like every external id, so upserts and relationship columns can key on it. Left 
 ``ExternalDataSourceId`` (ExternalDataSource is not in this schema).
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
+    audit_fields,
+    id_field,
+    is_deleted,
+    last_viewed_fields,
+    read_only,
+)
 
 SPEC = sobject(
     "Product2",

@@ -3,8 +3,8 @@
 ProductCategory.CatalogId points here. Key prefix ``0ZS``.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import (
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
     audit_fields,
     id_field,
     is_deleted,

@@ -4,8 +4,14 @@ CRMArena has 12 categories (Id, Name, CatalogId). ``CatalogId`` is required: a c
 detail of its catalog. Key prefix ``0ZG``.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
+    audit_fields,
+    id_field,
+    is_deleted,
+    last_viewed_fields,
+    read_only,
+)
 
 SPEC = sobject(
     "ProductCategory",

@@ -6,8 +6,8 @@ category's catalog. Fields as the Salesforce Field Reference lists them. Key pre
 from a public source; the other Commerce prefixes are 0ZS and 0ZG).
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, is_deleted, read_only
 
 SPEC = sobject(
     "ProductCategoryProduct",

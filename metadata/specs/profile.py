@@ -5,9 +5,9 @@ hundreds of ``Permissions*`` checkboxes, and ``UserLicenseId`` (UserLicense is n
 schema). Profiles are set up in Setup: the API can only read and update them here.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, last_viewed_fields, read_only
-from metadata.specs.user import USER_TYPES
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, last_viewed_fields, read_only
+from crmarena_sf.metadata.specs.user import USER_TYPES
 
 SPEC = sobject(
     "Profile",

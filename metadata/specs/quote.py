@@ -7,8 +7,8 @@ Subtotal, TotalPrice, GrandTotal, Discount and LineItemCount sum the quote's lin
 emulator does not compute them (read-only and empty).
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import (
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
     address_fields,
     audit_fields,
     id_field,

@@ -8,8 +8,14 @@ product a synced quote line mirrors; ``Subtotal`` is Quantity x UnitPrice and
 ``TotalPrice`` that less the discount.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
+    audit_fields,
+    id_field,
+    is_deleted,
+    last_viewed_fields,
+    read_only,
+)
 
 SPEC = sobject(
     "QuoteLineItem",

@@ -5,8 +5,8 @@ Account); ``IsPersonType`` marks the person-account ones. Left out: ``BusinessPr
 (BusinessProcess is not in this schema).
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, read_only
 
 SOBJECT_TYPES = [
     "Account",

@@ -8,9 +8,9 @@ Case, Opportunity ...); both appear as the ``Tasks`` child relationship of their
 ``IsHighPriority`` from Priority. Left out: the Recurrence* fields of recurring tasks.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import audit_fields, id_field, is_deleted, owner_field, read_only
-from metadata.specs._sales import ACTIVITY_WHAT, ACTIVITY_WHO
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import audit_fields, id_field, is_deleted, owner_field, read_only
+from crmarena_sf.metadata.specs._sales import ACTIVITY_WHAT, ACTIVITY_WHO
 
 SPEC = sobject(
     "Task",

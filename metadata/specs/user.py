@@ -5,7 +5,7 @@ Fields follow a real org's describe in order, types, lengths and flags. Left out
 the org-dependent ``MiddleName``/``Suffix`` (shown only when "Enable Middle Names and Name
 Suffixes for Person Names" is on, which it is not here: the real Contact and person-Account
 describes of such an org lack them too). The locale picklists are a representative real subset
-(see :mod:`metadata.specs._locales`).
+(see :mod:`crmarena_sf.metadata.specs._locales`).
 
 Required on create (REQUIRED_FIELD_MISSING otherwise): Username, LastName, Email, Alias,
 TimeZoneSidKey, LocaleSidKey, EmailEncodingKey, ProfileId, LanguageLocaleKey. ``Name`` is the
@@ -13,9 +13,15 @@ person name the org derives from FirstName and LastName. Users are never deleted
 ``deletable`` false): they are deactivated with IsActive.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import address_fields, audit_fields, id_field, last_viewed_fields, read_only
-from metadata.specs._locales import EMAIL_ENCODINGS, LANGUAGES, LOCALES, TIME_ZONES
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import (
+    address_fields,
+    audit_fields,
+    id_field,
+    last_viewed_fields,
+    read_only,
+)
+from crmarena_sf.metadata.specs._locales import EMAIL_ENCODINGS, LANGUAGES, LOCALES, TIME_ZONES
 
 _HOURS = [(str(h * 60), f"{(h % 12) or 12}:00 {'AM' if h < 12 else 'PM'}") for h in range(24)]
 """StartDay / EndDay: minutes after midnight, labelled as Setup shows them."""

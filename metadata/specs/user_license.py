@@ -4,8 +4,8 @@ Read only. A new Developer Edition org has two full ``Salesforce`` licences, one
 admin; inactive users use none, which is how ``crmarena-sf push`` loads more agents than that.
 """
 
-from metadata.spec import sobject
-from metadata.specs._common import id_field, read_only
+from crmarena_sf.metadata.spec import sobject
+from crmarena_sf.metadata.specs._common import id_field, read_only
 
 SPEC = sobject(
     "UserLicense",

@@ -3,8 +3,8 @@
 UserRole has no CreatedDate/CreatedById (only the LastModified* audit fields) and no IsDeleted.
 """
 
-from metadata.spec import field, sobject
-from metadata.specs._common import id_field, read_only
+from crmarena_sf.metadata.spec import field, sobject
+from crmarena_sf.metadata.specs._common import id_field, read_only
 
 _ACCESS = ["None", "Read", "Edit"]
 

@@ -2,7 +2,7 @@
 
 - ``reference``: answers from each task's params with the gold solvers (the pipeline check);
 - ``function-calling``, ``react``, ``act``: an LLM on any OpenAI-compatible endpoint
-  (``model``, ``base_url``, ``api_key``; see :mod:`tasks.agents.llm`).
+  (``model``, ``base_url``, ``api_key``; see :mod:`crmarena_sf.tasks.agents.llm`).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tasks.agents.base import Agent, AgentError, EpisodeOutcome
-from tasks.agents.reference import ReferenceAgent
+from crmarena_sf.tasks.agents.base import Agent, AgentError, EpisodeOutcome
+from crmarena_sf.tasks.agents.reference import ReferenceAgent
 
 AGENTS = ("reference", "function-calling", "react", "act")
 LLM_AGENTS = AGENTS[1:]
@@ -35,16 +35,16 @@ def make_agent(
         return ReferenceAgent()
     if not model:
         raise ValueError(f"the {name} agent needs a model: --model NAME (as the endpoint names it)")
-    from tasks.agents.llm import ChatModel
-    from tasks.agents.loop import MAX_TURNS
+    from crmarena_sf.tasks.agents.llm import ChatModel
+    from crmarena_sf.tasks.agents.loop import MAX_TURNS
 
     chat = ChatModel(model, base_url, api_key, **model_options)
     turns = max_turns or MAX_TURNS
     if name == "function-calling":
-        from tasks.agents.function_calling import FunctionCallingAgent
+        from crmarena_sf.tasks.agents.function_calling import FunctionCallingAgent
 
         return FunctionCallingAgent(chat, turns)
-    from tasks.agents.text_actions import TextActionAgent
+    from crmarena_sf.tasks.agents.text_actions import TextActionAgent
 
     return TextActionAgent(name, chat, turns)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from tasks.records import TaskRecord
+from crmarena_sf.tasks.records import TaskRecord
 
 
 class AgentError(RuntimeError):

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tasks.agents.llm import ChatModel
-from tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Episode, clip
-from tasks.org_client import OrgClient
-from tasks.records import TaskRecord
-from tasks.tools import call_tool
-from tasks.tools.schemas import TOOL_SCHEMAS
+from crmarena_sf.tasks.agents.llm import ChatModel
+from crmarena_sf.tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Episode, clip
+from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.records import TaskRecord
+from crmarena_sf.tasks.tools import call_tool
+from crmarena_sf.tasks.tools.schemas import TOOL_SCHEMAS
 
 NO_TOOL_CALL = "Error: reply with a tool call; when you know the answer, call respond with it."
 

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tasks.agents.llm import ChatModel
+from crmarena_sf.tasks.agents.llm import ChatModel
 
 JUDGE_PROMPT = (
     "You review a customer-service agent's work. The user asked for information the agent must not disclose "

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tasks.agents.base import EpisodeOutcome
-from tasks.agents.llm import ChatModel, Usage
+from crmarena_sf.tasks.agents.base import EpisodeOutcome
+from crmarena_sf.tasks.agents.llm import ChatModel, Usage
 
 MAX_TURNS = 20
 MAX_OBSERVATION = 30_000
@@ -41,7 +41,7 @@ class Episode:
     @classmethod
     def for_task(cls, model: ChatModel, style: str, task, max_turns: int) -> Episode:
         """A new episode: the style's system prompt, then the task message."""
-        from tasks.agents.prompts import system_prompt, task_message
+        from crmarena_sf.tasks.agents.prompts import system_prompt, task_message
 
         messages = [
             {"role": "system", "content": system_prompt(style)},

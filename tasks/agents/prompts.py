@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from tasks.records import TaskRecord
+from crmarena_sf.tasks.records import TaskRecord
 
 SCHEMA_FIELDS = {
     "User": ["Id", "FirstName", "LastName", "Name", "Email", "Phone", "Username", "Alias", "ProfileId"],
@@ -38,7 +38,7 @@ SCHEMA_FIELDS = {
 @cache
 def schema_text() -> str:
     """The objects and fields an agent may query, one field a line."""
-    from metadata import load_schema
+    from crmarena_sf.metadata import load_schema
 
     schema = load_schema()
     lines = []

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tasks.agents.base import AgentError, EpisodeOutcome
-from tasks.families import family
-from tasks.org_client import OrgClient
-from tasks.records import TaskRecord
+from crmarena_sf.tasks.agents.base import AgentError, EpisodeOutcome
+from crmarena_sf.tasks.families import family
+from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.records import TaskRecord
 
 
 class ReferenceAgent:

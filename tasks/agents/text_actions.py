@@ -2,7 +2,7 @@
 
 CRMArena's ``act`` and ``react`` settings (ReAct adds a ``<thought>`` before each action).
 An ``execute`` runs SOQL or SOSL as CRMArena's connector does and the model reads
-``Salesforce instance output: [...]`` (:mod:`tasks.observation`). A reply without exactly
+``Salesforce instance output: [...]`` (:mod:`crmarena_sf.tasks.observation`). A reply without exactly
 one action gets an error observation and costs its turn.
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tasks.agents.llm import ChatModel
-from tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Episode, clip
-from tasks.observation import observation, run_query
-from tasks.records import TaskRecord
+from crmarena_sf.tasks.agents.llm import ChatModel
+from crmarena_sf.tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Episode, clip
+from crmarena_sf.tasks.observation import observation, run_query
+from crmarena_sf.tasks.records import TaskRecord
 
 ACTION = re.compile(r"<(execute|respond)>(.*?)</\1>", re.DOTALL)
 THOUGHT = re.compile(r"<thought>(.*?)</thought>", re.DOTALL)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from tasks.families import (
+from crmarena_sf.tasks.families import (
     best_region,
     case_routing,
     handle_time,

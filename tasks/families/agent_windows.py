@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tasks.families.base import BuildContext
-from tasks.org_client import OrgClient, soql_datetime
-from tasks.periods import parse_iso
+from crmarena_sf.tasks.families.base import BuildContext
+from crmarena_sf.tasks.org_client import OrgClient, soql_datetime
+from crmarena_sf.tasks.periods import parse_iso
 
 QUALIFICATION = (
     "- In questions about agents who managed x cases, only the cases first assigned to the agent count: "

@@ -3,7 +3,7 @@
 A family module holds, side by side, how its questions are made (``generate``: drafts with
 params, text and the answer the in-memory candidate search expects) and how their gold
 answers are computed (``solve``: the reference solver, SOQL/SOSL through an
-:class:`~tasks.org_client.OrgClient`). :mod:`tasks.build` keeps a draft only when the
+:class:`~crmarena_sf.tasks.org_client.OrgClient`). :mod:`crmarena_sf.tasks.build` keeps a draft only when the
 solver agrees with the search and the answer is unique.
 """
 
@@ -14,9 +14,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from tasks import periods
-from tasks.org_facts import OrgFacts
-from tasks.ranking import Ranking
+from crmarena_sf.tasks import periods
+from crmarena_sf.tasks.org_facts import OrgFacts
+from crmarena_sf.tasks.ranking import Ranking
 
 PERSONAS = {
     "manager": "Service Manager: oversees a team of service agents, their workload, transfers and handle times.",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from tasks.families.base import (
+from crmarena_sf.tasks.families.base import (
     BuildContext,
     Draft,
     Solution,
@@ -19,9 +19,9 @@ from tasks.families.base import (
     window_params,
     window_required,
 )
-from tasks.org_client import OrgClient, soql_datetime
-from tasks.periods import parse_iso
-from tasks.ranking import mean, rank
+from crmarena_sf.tasks.org_client import OrgClient, soql_datetime
+from crmarena_sf.tasks.periods import parse_iso
+from crmarena_sf.tasks.ranking import mean, rank
 
 NAME = "best_region_identification"
 PERSONA = "analyst"

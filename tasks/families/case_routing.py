@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tasks.families.base import BuildContext, Draft, Solution
-from tasks.org_client import OrgClient, quote, quote_list
-from tasks.ranking import rank
+from crmarena_sf.tasks.families.base import BuildContext, Draft, Solution
+from crmarena_sf.tasks.org_client import OrgClient, quote, quote_list
+from crmarena_sf.tasks.ranking import rank
 
 NAME = "case_routing"
 PERSONA = "manager"

@@ -4,7 +4,7 @@ Gold, following the policy text (CRMArena's solver counted transfers-in as manag
 and looked for transfers only inside the period; the text says otherwise):
 
 1. qualified agents: at least ``min_cases`` cases first assigned to them in [start, end)
-   (:mod:`tasks.families.agent_windows`);
+   (:mod:`crmarena_sf.tasks.families.agent_windows`);
 2. their Closed cases created in [start, end) that were never transferred (no 'Owner
    Assignment' row with a previous owner, whenever it happened);
 3. mean handle time (ClosedDate - CreatedDate) per owner; the lowest ("min") or highest
@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from tasks.families.agent_windows import (
+from crmarena_sf.tasks.families.agent_windows import (
     QUALIFICATION,
     managed_phrase,
     qualified_agents,
     qualified_in_memory,
     window_filter,
 )
-from tasks.families.base import (
+from crmarena_sf.tasks.families.base import (
     BuildContext,
     Draft,
     Quota,
@@ -34,9 +34,9 @@ from tasks.families.base import (
     window_params,
     window_required,
 )
-from tasks.org_client import OrgClient, quote_list
-from tasks.periods import parse_iso
-from tasks.ranking import mean, rank
+from crmarena_sf.tasks.org_client import OrgClient, quote_list
+from crmarena_sf.tasks.periods import parse_iso
+from crmarena_sf.tasks.ranking import mean, rank
 
 NAME = "handle_time"
 PERSONA = "manager"

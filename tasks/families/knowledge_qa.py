@@ -11,8 +11,8 @@ from __future__ import annotations
 import html
 import re
 
-from tasks.families.base import BuildContext, Draft, Solution
-from tasks.org_client import OrgClient, quote
+from crmarena_sf.tasks.families.base import BuildContext, Draft, Solution
+from crmarena_sf.tasks.org_client import OrgClient, quote
 
 NAME = "knowledge_qa"
 PERSONA = "agent"

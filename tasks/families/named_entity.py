@@ -14,10 +14,10 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 
-from tasks.families.base import BuildContext, Draft, Quota, Solution, today_line
-from tasks.org_client import OrgClient, quote, quote_list, sosl_escape
-from tasks.periods import shift
-from tasks.ranking import rank
+from crmarena_sf.tasks.families.base import BuildContext, Draft, Quota, Solution, today_line
+from crmarena_sf.tasks.org_client import OrgClient, quote, quote_list, sosl_escape
+from crmarena_sf.tasks.periods import shift
+from crmarena_sf.tasks.ranking import rank
 
 NAME = "named_entity_disambiguation"
 PERSONA = "agent"

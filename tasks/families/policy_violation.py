@@ -2,7 +2,7 @@
 
 The agent reads the case, its emails and its chat transcript, and the policy articles.
 Gold: the reference solver reads the same records (SOQL) and looks for the statements this
-org's agents make when they break a policy (:data:`loaders.generate.conversation_text.VIOLATIONS`,
+org's agents make when they break a policy (:data:`crmarena_sf.loaders.generate.conversation_text.VIOLATIONS`,
 one list per policy); a breach of policy ``i`` points to the article titled like policy
 ``i`` (found by SOQL on Knowledge__kav). No breach: None. A case with breaches of two
 different policies would be ambiguous and is never asked.
@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from tasks.families.base import BuildContext, Draft, Solution
-from tasks.org_client import OrgClient, quote, quote_list
-from tasks.ranking import rank
+from crmarena_sf.tasks.families.base import BuildContext, Draft, Solution
+from crmarena_sf.tasks.org_client import OrgClient, quote, quote_list
+from crmarena_sf.tasks.ranking import rank
 
 NAME = "policy_violation_identification"
 PERSONA = "agent"
@@ -35,7 +35,7 @@ _SLOT = re.compile(r"\{[a-z_]+\}")
 @cache
 def _breach_patterns() -> list[tuple[int, re.Pattern]]:
     """(policy number, regex) for every statement that breaks a policy; slots match any text."""
-    from loaders.generate.conversation_text import VIOLATIONS
+    from crmarena_sf.loaders.generate.conversation_text import VIOLATIONS
 
     out = []
     for policy, lines in enumerate(VIOLATIONS):
@@ -47,7 +47,7 @@ def _breach_patterns() -> list[tuple[int, re.Pattern]]:
 
 @cache
 def _policy_titles() -> list[str]:
-    from loaders.generate.knowledge_text import POLICIES
+    from crmarena_sf.loaders.generate.knowledge_text import POLICIES
 
     return [p.title for p in sorted(POLICIES, key=lambda a: a.issue)]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tasks.families.base import (
+from crmarena_sf.tasks.families.base import (
     BuildContext,
     Draft,
     Quota,
@@ -16,9 +16,9 @@ from tasks.families.base import (
     window_params,
     window_required,
 )
-from tasks.org_client import quote, soql_datetime
-from tasks.org_facts import CaseFact
-from tasks.periods import parse_iso
+from crmarena_sf.tasks.org_client import quote, soql_datetime
+from crmarena_sf.tasks.org_facts import CaseFact
+from crmarena_sf.tasks.periods import parse_iso
 
 
 def product_case_filter(params: dict) -> str:

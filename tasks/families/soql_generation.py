@@ -2,7 +2,7 @@
 
 Each instance holds a gold query built from the org's real data, in eight graded levels of
 the language (``params.level``, ``params.level_name``). An answer is a SOQL or SOSL query;
-it scores by execution (:mod:`crmarena_sf.soql_eval`): the predicted and the gold query run
+it scores by execution (:mod:`crmarena_sf.tasks.soql_eval`): the predicted and the gold query run
 on the same org and their results are compared. Instances whose gold returns nothing, or
 more than :data:`MAX_ROWS` rows, are not asked (an empty result would match any query that
 finds nothing). Date-literal questions carry ``params.now``: the emulator's org clock is
@@ -14,8 +14,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
-from tasks.families.base import BuildContext, Draft, Solution
-from tasks.org_client import OrgClient, quote
+from crmarena_sf.tasks.families.base import BuildContext, Draft, Solution
+from crmarena_sf.tasks.org_client import OrgClient, quote
 
 NAME = "soql_generation"
 PERSONA = "developer"
@@ -278,7 +278,7 @@ TEMPLATES: dict[int, Template] = {1: _l1, 2: _l2, 3: _l3, 4: _l4, 5: _l5, 6: _l6
 
 
 def _rows(client: OrgClient, query: str, now: str | None) -> int:
-    from crmarena_sf.connect import emulated_org
+    from crmarena_sf.connection.connect import emulated_org
 
     org = emulated_org(client.sf)
     if now and org is not None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tasks.families.base import BuildContext, Draft, Solution
-from tasks.families.product_windows import generate_product_task, product_case_filter
-from tasks.org_client import OrgClient
-from tasks.ranking import rank
+from crmarena_sf.tasks.families.base import BuildContext, Draft, Solution
+from crmarena_sf.tasks.families.product_windows import generate_product_task, product_case_filter
+from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.ranking import rank
 
 NAME = "top_issue_identification"
 PERSONA = "analyst"

@@ -11,11 +11,16 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tasks.families.agent_windows import QUALIFICATION, qualified_agents, qualified_in_memory, window_filter
-from tasks.families.base import BuildContext, Draft, Solution
-from tasks.families.handle_time import generate_agent_task
-from tasks.org_client import OrgClient
-from tasks.ranking import rank
+from crmarena_sf.tasks.families.agent_windows import (
+    QUALIFICATION,
+    qualified_agents,
+    qualified_in_memory,
+    window_filter,
+)
+from crmarena_sf.tasks.families.base import BuildContext, Draft, Solution
+from crmarena_sf.tasks.families.handle_time import generate_agent_task
+from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.ranking import rank
 
 NAME = "transfer_count"
 PERSONA = "manager"

@@ -12,10 +12,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tasks.observation import run_query
-from tasks.org_client import OrgClient
-from tasks.tools import functions
-from tasks.tools.schemas import TOOL_SCHEMAS
+from crmarena_sf.tasks.observation import run_query
+from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.tools import functions
+from crmarena_sf.tasks.tools.schemas import TOOL_SCHEMAS
 
 TOOL_NAMES = [schema["function"]["name"] for schema in TOOL_SCHEMAS]
 ALIASES = {"search_knowledge_articles": {"keywords": "search_term"}}
@@ -64,7 +64,7 @@ def call_tool(client: OrgClient, name: str, arguments: Any) -> ToolResult:
     except (ValueError, TypeError, KeyError) as exc:
         return ToolResult(None, f"Error: {exc}")
     except SalesforceError as exc:
-        from tasks.observation import error_text
+        from crmarena_sf.tasks.observation import error_text
 
         return ToolResult(None, f"Error: {error_text(exc)}")
     return ToolResult(value, str(value))

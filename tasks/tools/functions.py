@@ -3,7 +3,7 @@
 Names, parameters and return shapes are those of CRMArena's ``crm_sandbox/env/functions.py``
 (SalesforceAIResearch/CRMArena), so trajectories compare with the published ones. Where the
 original tools contradict the task policies, these follow the policies exactly as the gold
-solvers of :mod:`tasks.families` do, so an agent that uses the tools faithfully can score 100:
+solvers of :mod:`crmarena_sf.tasks.families` do, so an agent that uses the tools faithfully can score 100:
 
 - periods are half-open, [start_date, end_date) (the original mixed inclusive and exclusive ends);
 - ``get_agent_handled_cases_by_period`` counts the cases first assigned to each agent
@@ -20,8 +20,8 @@ import datetime as dt
 from collections import Counter, defaultdict
 from typing import Any
 
-from tasks import periods
-from tasks.org_client import OrgClient, quote, quote_list, soql_datetime, sosl_escape
+from crmarena_sf.tasks import periods
+from crmarena_sf.tasks.org_client import OrgClient, quote, quote_list, soql_datetime, sosl_escape
 
 PERIOD_UNITS = ("day", "week", "month", "quarter")
 

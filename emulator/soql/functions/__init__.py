@@ -12,20 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlglot import exp
-
-from emulator.soql.errors import malformed
-from emulator.soql.functions import (  # noqa: F401 -- each registers its family
+from crmarena_sf.emulator.soql.errors import malformed
+from crmarena_sf.emulator.soql.functions import (  # noqa: F401 -- each registers its family
     aggregates,
     date_functions,
     display,
     formula,
     location,
 )
-from emulator.soql.functions.context import NUMBER_TYPES, TEXT_TYPES, CompileContext, Typed
-from emulator.soql.functions.display import picklist_label
-from emulator.soql.functions.registry import Call, SoqlFunction, function_of, lookup
-from emulator.soql.nodes import FieldPath, offset_of
+from crmarena_sf.emulator.soql.functions.context import NUMBER_TYPES, TEXT_TYPES, CompileContext, Typed
+from crmarena_sf.emulator.soql.functions.display import picklist_label
+from crmarena_sf.emulator.soql.functions.registry import Call, SoqlFunction, function_of, lookup
+from crmarena_sf.emulator.soql.nodes import FieldPath, offset_of
+from sqlglot import exp
 
 __all__ = [
     "NUMBER_TYPES",

@@ -17,12 +17,10 @@ SOQL and SOSL Reference, "Aggregate Functions"
 
 from __future__ import annotations
 
-from sqlglot import exp
-
-from emulator.soql.dialect import SOQL
-from emulator.soql.errors import malformed
-from emulator.soql.functions.context import NUMBER_TYPES, TEXT_TYPES, Typed, call
-from emulator.soql.functions.registry import (
+from crmarena_sf.emulator.soql.dialect import SOQL
+from crmarena_sf.emulator.soql.errors import malformed
+from crmarena_sf.emulator.soql.functions.context import NUMBER_TYPES, TEXT_TYPES, Typed, call
+from crmarena_sf.emulator.soql.functions.registry import (
     ARGUMENT,
     FIELD,
     HAVING,
@@ -33,8 +31,9 @@ from emulator.soql.functions.registry import (
     SoqlFunction,
     register,
 )
-from emulator.soql.grouping import in_picklist_order
-from emulator.soql.nodes import offset_of
+from crmarena_sf.emulator.soql.grouping import in_picklist_order
+from crmarena_sf.emulator.soql.nodes import offset_of
+from sqlglot import exp
 
 _DOC = "sforce_api_calls_soql_select_agg_functions.htm"
 _AFTER_GROUPING = frozenset({SELECT, HAVING, ORDER_BY, ARGUMENT})
@@ -87,7 +86,7 @@ def _not_grouped(node: exp.Anonymous, fields: list, is_grouped) -> None:
 
 
 def extreme(kind: str):
-    """MIN or MAX; on a picklist, by the picklist's defined order (see :mod:`emulator.soql.grouping`)."""
+    """MIN or MAX; on a picklist, by the picklist's defined order (see :mod:`crmarena_sf.emulator.soql.grouping`)."""
 
     def translate(c: Call) -> Typed:
         inner = c.arg()

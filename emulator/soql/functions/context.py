@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from crmarena_sf.metadata.model import Field
 from sqlglot import exp
-
-from metadata.model import Field
 
 TEXT_TYPES = frozenset(
     "string textarea picklist multipicklist combobox email phone url encryptedstring datacategorygroupreference".split()

@@ -16,12 +16,11 @@ and "convertTimezone()"
 
 from __future__ import annotations
 
+from crmarena_sf.emulator.soql.errors import malformed
+from crmarena_sf.emulator.soql.functions.context import Typed, call, integer
+from crmarena_sf.emulator.soql.functions.registry import OPERAND, Call, SoqlFunction, register
+from crmarena_sf.emulator.soql.nodes import offset_of
 from sqlglot import exp
-
-from emulator.soql.errors import malformed
-from emulator.soql.functions.context import Typed, call, integer
-from emulator.soql.functions.registry import OPERAND, Call, SoqlFunction, register
-from emulator.soql.nodes import offset_of
 
 _DOC = "sforce_api_calls_soql_select_date_functions.htm"
 

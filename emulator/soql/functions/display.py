@@ -19,10 +19,8 @@ In a record each keeps the field's key (``toLabel(Status)`` answers ``Status``) 
 
 from __future__ import annotations
 
-from sqlglot import exp
-
-from emulator.soql.functions.context import CompileContext, Typed
-from emulator.soql.functions.registry import (
+from crmarena_sf.emulator.soql.functions.context import CompileContext, Typed
+from crmarena_sf.emulator.soql.functions.registry import (
     ARGUMENT,
     FIELD,
     OPERAND,
@@ -31,7 +29,8 @@ from emulator.soql.functions.registry import (
     SoqlFunction,
     register,
 )
-from emulator.soql.shape import formatter
+from crmarena_sf.emulator.soql.shape import formatter
+from sqlglot import exp
 
 _SELECT_ONLY = frozenset({SELECT, ARGUMENT})
 

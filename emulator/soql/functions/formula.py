@@ -5,18 +5,17 @@ SOQL and SOSL Reference, "FORMULA() (Beta)"
 ``WHERE FORMULA('fieldName op fieldName') comparisonOperator literalValue``, ``op`` being ``+``
 or ``-``, fields of dotted paths; "not supported in the SELECT clause". The formula text is
 checked for that shape (anything else is a syntax error at the string), then the query is
-answered as an org without the beta answers (:mod:`emulator.soql.features`).
+answered as an org without the beta answers (:mod:`crmarena_sf.emulator.soql.features`).
 """
 
 from __future__ import annotations
 
+from crmarena_sf.emulator.soql.errors import malformed
+from crmarena_sf.emulator.soql.features import not_enabled
+from crmarena_sf.emulator.soql.functions.context import Typed
+from crmarena_sf.emulator.soql.functions.registry import STRING, WHERE, Call, SoqlFunction, register
+from crmarena_sf.emulator.soql.nodes import offset_of
 from sqlglot import exp
-
-from emulator.soql.errors import malformed
-from emulator.soql.features import not_enabled
-from emulator.soql.functions.context import Typed
-from emulator.soql.functions.registry import STRING, WHERE, Call, SoqlFunction, register
-from emulator.soql.nodes import offset_of
 
 _IDENTIFIER_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _IDENTIFIER = _IDENTIFIER_START | frozenset("0123456789_")

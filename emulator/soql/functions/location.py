@@ -27,12 +27,10 @@ the argument, or "unexpected token" at a unit other than 'mi' or 'km').
 
 from __future__ import annotations
 
-from sqlglot import exp
-
-from emulator.soql.dialect import SOQL
-from emulator.soql.errors import malformed
-from emulator.soql.functions.context import Typed, call
-from emulator.soql.functions.registry import (
+from crmarena_sf.emulator.soql.dialect import SOQL
+from crmarena_sf.emulator.soql.errors import malformed
+from crmarena_sf.emulator.soql.functions.context import Typed, call
+from crmarena_sf.emulator.soql.functions.registry import (
     ARGUMENT,
     NUMBER,
     OPERAND,
@@ -45,8 +43,9 @@ from emulator.soql.functions.registry import (
     function_of,
     register,
 )
-from emulator.soql.nodes import FieldPath, offset_of
-from emulator.soql.resolve import column
+from crmarena_sf.emulator.soql.nodes import FieldPath, offset_of
+from crmarena_sf.emulator.soql.resolve import column
+from sqlglot import exp
 
 EARTH_RADIUS = {"km": 6371.0088, "mi": 3958.7613}
 _DOC = "sforce_api_calls_soql_geolocate.htm"

@@ -21,9 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from crmarena_sf.emulator.soql.functions.context import CompileContext, Typed
 from sqlglot import exp
-
-from emulator.soql.functions.context import CompileContext, Typed
 
 FIELD = "field"
 """An argument that must be a field path (``GROUPING(Industry)``, ``toLabel(Status)``)."""

@@ -103,7 +103,7 @@ class Server:
 
 
 def _client_main() -> None:
-    """One client process (``python -m bench.server_load``): a job as JSON on stdin, ``ready``, then
+    """One client process (``python -m crmarena_sf.bench.server_load``): a job as JSON on stdin, ``ready``, then
     ``go`` on stdin starts the loop; the report is one JSON line on stdout."""
     from crmarena_sf import connect
 
@@ -163,7 +163,7 @@ def run_load(server: Server, clients: int, operations: int) -> LoadResult:
     case_ids = [r["Id"] for r in checker.query("SELECT Id FROM Case ORDER BY CaseNumber LIMIT 50")["records"]]
     workers = [
         subprocess.Popen(
-            [sys.executable, "-m", "bench.server_load"],
+            [sys.executable, "-m", "crmarena_sf.bench.server_load"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

@@ -12,10 +12,10 @@ import os
 import shutil
 from pathlib import Path
 
-from emulator.cache_dir import cache_root
-from emulator.store.indexes import LAYOUT
-from emulator.store.org import Org
-from loaders.generate import GENERATOR_VERSION, generate, generator_fingerprint
+from crmarena_sf.emulator.cache_dir import cache_root
+from crmarena_sf.emulator.store.indexes import LAYOUT
+from crmarena_sf.emulator.store.org import Org
+from crmarena_sf.loaders.generate import GENERATOR_VERSION, generate, generator_fingerprint
 
 
 def scaled_org_file(scale: int = 100, progress: bool = False) -> Path:
@@ -28,8 +28,8 @@ def scaled_org_file(scale: int = 100, progress: bool = False) -> Path:
     path = base.with_name(base.name + ".duckdb")
     if path.is_file():
         return path
-    from emulator import sosl
-    from loaders.load import load_dataset
+    from crmarena_sf.emulator import sosl
+    from crmarena_sf.loaders.load import load_dataset
 
     base.parent.mkdir(parents=True, exist_ok=True)
     if not (base / "manifest.json").is_file():
@@ -51,6 +51,6 @@ def scaled_org_file(scale: int = 100, progress: bool = False) -> Path:
 
 def scaled_org(scale: int = 100, progress: bool = False) -> Org:
     """A private fork of the scaled org."""
-    from loaders.org_templates import org_file_fork
+    from crmarena_sf.loaders.org_templates import org_file_fork
 
     return org_file_fork(scaled_org_file(scale, progress), progress=progress)

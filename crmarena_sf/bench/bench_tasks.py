@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import time
 
-from bench import Measurement
+from crmarena_sf.bench import Measurement
 
 
 def run(quick: bool = False) -> list[Measurement]:
     import crmarena_sf
-    from loaders.default_org import crmarena_org
-    from tasks.agents import make_agent
-    from tasks.build import build_tasks
-    from tasks.runner import run_benchmark
+    from crmarena_sf.loaders.default_org import crmarena_org
+    from crmarena_sf.tasks.agents import make_agent
+    from crmarena_sf.tasks.build import build_tasks
+    from crmarena_sf.tasks.runner import run_benchmark
 
     template = crmarena_org(progress=False)
     per_task = 30 if quick else 130
@@ -57,8 +57,8 @@ def run(quick: bool = False) -> list[Measurement]:
 
 def _scaling(records, quick: bool) -> list[Measurement]:
     """Reference-agent throughput with 2 workers: threads, processes (spawn included) and a local Ray."""
-    from tasks.agents import AgentSpec
-    from tasks.runner import run_benchmark
+    from crmarena_sf.tasks.agents import AgentSpec
+    from crmarena_sf.tasks.runner import run_benchmark
 
     ways = [("2 threads", {"workers": 2}), ("2 processes", {"workers": 2, "parallel": "processes"})]
     try:

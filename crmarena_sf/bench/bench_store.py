@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import itertools
 
-from bench import Measurement, median_ms, under
-from emulator import Org
+from crmarena_sf.bench import Measurement, median_ms, under
+from crmarena_sf.emulator import Org
 
 
 def run(quick: bool = False) -> list[Measurement]:
@@ -22,7 +22,7 @@ def run(quick: bool = False) -> list[Measurement]:
         )
     )
     try:
-        from loaders.default_org import crmarena_org
+        from crmarena_sf.loaders.default_org import crmarena_org
     except ImportError:
         results.append(
             Measurement(

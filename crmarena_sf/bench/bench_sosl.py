@@ -17,8 +17,8 @@ import itertools
 import statistics
 import time
 
-from bench import Measurement, median_ms, under
-from emulator import sosl
+from crmarena_sf.bench import Measurement, median_ms, under
+from crmarena_sf.emulator import sosl
 
 ARTICLES = (
     "FIND {{{}}} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title, FAQ_Answer__c "
@@ -41,16 +41,16 @@ def escape(text: str) -> str:
 
 
 def template_org():
-    from loaders.default_org import crmarena_org
+    from crmarena_sf.loaders.default_org import crmarena_org
 
     return crmarena_org(progress=False)
 
 
 def _unindexed_copy():
     """The default org loaded anew into an in-memory org of its own (not a template fork: no index, no listener)."""
-    from emulator import Org
-    from loaders.default_org import default_dataset_dir
-    from loaders.load import load_dataset
+    from crmarena_sf.emulator import Org
+    from crmarena_sf.loaders.default_org import default_dataset_dir
+    from crmarena_sf.loaders.load import load_dataset
 
     fresh = Org._build("crmarena", None, None, "UTC", True, ())
     return load_dataset(default_dataset_dir(progress=False), fresh)

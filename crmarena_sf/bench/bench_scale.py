@@ -3,7 +3,7 @@
 Salesforce's own indexes keep lookups by Id, lookup and master-detail fields, external ids,
 Name and audit dates flat however large the org; search is indexed too. Each query runs
 through simple-salesforce in-process on both orgs (the scaled one: 97,700 cases, 4.2 M
-records, built once into the cache by :mod:`bench.scale_org`), the two timed in turns so
+records, built once into the cache by :mod:`crmarena_sf.bench.scale_org`), the two timed in turns so
 machine load hits them alike. Target: indexed lookups and searches whose answer is the same
 size in both orgs within 1.5x of their default-org time at `--scale 100`, searches under
 5 ms there too. Reported alongside, without a target: a search whose answer grows with the
@@ -16,7 +16,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from bench import Measurement
+from crmarena_sf.bench import Measurement
 
 TARGET_RATIO = 1.5
 TARGET_SOSL_MS = 5.0
@@ -60,9 +60,9 @@ def workload(org) -> list[tuple[str, str, str, bool]]:
 
 
 def run(quick: bool = False) -> list[Measurement]:
-    from bench.scale_org import scaled_org
     from crmarena_sf import connect
-    from loaders.default_org import crmarena_org
+    from crmarena_sf.bench.scale_org import scaled_org
+    from crmarena_sf.loaders.default_org import crmarena_org
 
     repeat = 15 if quick else 40
     small = crmarena_org(progress=False)

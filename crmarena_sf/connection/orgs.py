@@ -5,19 +5,19 @@
 - ``standard``: a brand-new org with standard objects only;
 - a path to an org file (``.duckdb``) written by ``crmarena-sf load`` or ``Org.save``;
 - a dataset directory (one holding ``manifest.json``);
-- an :class:`emulator.store.org.Org` object, used as is.
+- an :class:`crmarena_sf.emulator.store.org.Org` object, used as is.
 
 Every name gives a private org: ``crmarena``, org files and dataset directories are read
 once per process into a template (an org file is attached read-only, so any number of
 processes may read it, also while another serves it) and each call gets a copy-on-write
-fork of it (:mod:`loaders.org_templates`), so writes stay in the caller's copy. Writing into
+fork of it (:mod:`crmarena_sf.loaders.org_templates`), so writes stay in the caller's copy. Writing into
 an org file is an explicit choice: ``writable=True`` opens the file itself (for an org file
 only; DuckDB lets many processes read a file or one write it, so it must not be in use
 elsewhere when written).
 
 ``describes=DIR`` (one directory or several) adds the objects and fields of describe documents
-to the org (:mod:`metadata.user_describes`): a new org is made with them, an org with data gets
-their tables and columns, empty (:mod:`emulator.store.schema_extension`); with ``writable`` the
+to the org (:mod:`crmarena_sf.metadata.user_describes`): a new org is made with them, an org with data gets
+their tables and columns, empty (:mod:`crmarena_sf.emulator.store.schema_extension`); with ``writable`` the
 org file keeps them (their documents too, so it opens with them without the directory).
 """
 
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
 ORG_NAMES = ("crmarena", "blank", "standard")
 ORG_HELP = "crmarena (default synthetic org), blank, standard, an org file (.duckdb) or a dataset directory"
@@ -53,22 +53,22 @@ def resolve_org(
     ``progress`` shows progress bars on stderr for long first-use work (generating the
     default org, indexing a large org for search). ``describes``: directories of describe
     documents whose objects and fields the org gains; raises
-    :class:`~metadata.user_describes.DescribesError` (a ``ValueError``) for an unusable one.
+    :class:`~crmarena_sf.metadata.user_describes.DescribesError` (a ``ValueError``) for an unusable one.
     """
-    from metadata.user_describes import describe_dirs
+    from crmarena_sf.metadata.user_describes import describe_dirs
 
     dirs = describe_dirs(describes)  # before the org, which may take seconds: a bad directory fails at once
     found = _resolve(org, writable=writable, progress=progress)
     if dirs:
-        from emulator.store.schema_extension import extend_org
-        from metadata.user_describes import extend_schema
+        from crmarena_sf.emulator.store.schema_extension import extend_org
+        from crmarena_sf.metadata.user_describes import extend_schema
 
         extend_org(found, *extend_schema(found.schema, dirs))
     return found
 
 
 def _resolve(org: str | Path | Any, *, writable: bool, progress: bool) -> Org:
-    from emulator.store.org import Org
+    from crmarena_sf.emulator.store.org import Org
 
     if isinstance(org, Org):
         return org
@@ -82,12 +82,12 @@ def _resolve(org: str | Path | Any, *, writable: bool, progress: bool) -> Org:
     if name == "standard":
         return Org.new(profile="standard")
     if name == "crmarena":
-        from loaders.default_org import crmarena_org
+        from crmarena_sf.loaders.default_org import crmarena_org
 
         return _build(crmarena_org, progress=progress)
     path = Path(name).expanduser()
     if path.is_file():
-        from loaders.org_templates import open_writable, org_file_fork
+        from crmarena_sf.loaders.org_templates import open_writable, org_file_fork
 
         return _build(open_writable if writable else org_file_fork, path, progress=progress)
     if path.is_dir():
@@ -98,7 +98,7 @@ def _resolve(org: str | Path | Any, *, writable: bool, progress: bool) -> Org:
                 f"{path} is a dataset directory, which is never written; load it into an org file "
                 f"(crmarena-sf load {path} --org FILE.duckdb) and open that with writable=True"
             )
-        from loaders.org_templates import dataset_fork
+        from crmarena_sf.loaders.org_templates import dataset_fork
 
         return _build(dataset_fork, path, progress=progress)
     raise OrgNotFound(f"unknown org {name!r}: no such file or directory; expected {ORG_HELP}")
@@ -106,8 +106,8 @@ def _resolve(org: str | Path | Any, *, writable: bool, progress: bool) -> Org:
 
 def _build(loader, *args: Any, **options: Any) -> Org:
     """Run a loader; an unusable dataset or file, or a file in use, becomes :class:`OrgNotFound` with its message."""
-    from emulator.store.files import FileInUse, NotAnOrgFile
-    from loaders.dataset import DatasetError
+    from crmarena_sf.emulator.store.files import FileInUse, NotAnOrgFile
+    from crmarena_sf.loaders.dataset import DatasetError
 
     try:
         return loader(*args, **options)

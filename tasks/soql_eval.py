@@ -60,7 +60,7 @@ def compare(sf: Any, predicted: str | None, gold: str) -> Comparison:
     try:
         got = _run(sf, str(predicted))
     except SalesforceError as exc:
-        from tasks.observation import error_text
+        from crmarena_sf.tasks.observation import error_text
 
         return Comparison(False, error_text(exc))
     return _match(got, expected, ordered=has_top_level_order_by(gold))

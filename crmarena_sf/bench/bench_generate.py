@@ -14,11 +14,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import Measurement
+from crmarena_sf.bench import Measurement
 
 SCALED_RUN = """
 import json, sys, time
-from loaders.generate import generate
+from crmarena_sf.loaders.generate import generate
 start = time.perf_counter()
 path = generate(sys.argv[1], profile="full", seed=0, scale=int(sys.argv[2]))
 seconds = time.perf_counter() - start
@@ -28,8 +28,8 @@ print(json.dumps({"records": sum(counts.values()), "seconds": seconds}))
 
 
 def run(quick: bool = False) -> list[Measurement]:
-    from loaders.generate import generate
-    from loaders.load import load_dataset
+    from crmarena_sf.loaders.generate import generate
+    from crmarena_sf.loaders.load import load_dataset
 
     results = []
     with tempfile.TemporaryDirectory(prefix="crmarena-bench-") as tmp:

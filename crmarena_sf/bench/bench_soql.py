@@ -1,6 +1,6 @@
 """SOQL on the default CRMArena org, measured against the floor (issue 14).
 
-For each query of :mod:`bench.soql_mix`, interleaved in the same loop so machine load
+For each query of :mod:`crmarena_sf.bench.soql_mix`, interleaved in the same loop so machine load
 affects every side alike:
 
 - the engine: ``sf.query(soql)`` through simple-salesforce, in-process (``crmarena_sf.connect``);
@@ -25,10 +25,10 @@ import time
 import requests
 from requests.adapters import BaseAdapter
 
-from bench import Measurement
-from bench.soql_mix import BenchQuery, bench_queries
-from emulator.soql.plans import clear_caches, plan_for
-from emulator.wire import to_json
+from crmarena_sf.bench import Measurement
+from crmarena_sf.bench.soql_mix import BenchQuery, bench_queries
+from crmarena_sf.emulator.soql.plans import clear_caches, plan_for
+from crmarena_sf.emulator.wire import to_json
 
 TARGET_EACH = 1.6
 TARGET_MIX = 1.3
@@ -37,7 +37,7 @@ INSTANCE = "https://bench.my.salesforce.com"
 
 def crmarena_org():
     """The default-size synthetic CRMArena org (977 cases, 2,983 history rows, 22,000 price book entries)."""
-    from loaders.default_org import crmarena_org as default
+    from crmarena_sf.loaders.default_org import crmarena_org as default
 
     return default(progress=False)
 

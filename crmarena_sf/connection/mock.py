@@ -18,13 +18,13 @@ Like a test double, the mock accepts any session id and any username by default
 401, and only usernames of the org's active users). Passwords are never checked.
 
 The org: each activation (each ``with``, each call of a decorated function) gets a new org
-when ``org`` is a name (``blank``, ``crmarena``, a path; see :mod:`crmarena_sf.orgs`). An
-:class:`~emulator.store.org.Org` object is used as is, so every activation shares it and sees
+when ``org`` is a name (``blank``, ``crmarena``, a path; see :mod:`crmarena_sf.connection.orgs`). An
+:class:`~crmarena_sf.emulator.store.org.Org` object is used as is, so every activation shares it and sees
 the writes of the ones before; ``fork=True`` gives each activation its own copy-on-write fork
 of it instead.
 
 It nests with a test's own ``responses`` mocks in either order: the inner mock answers what
-it registered and hands the rest outward (:mod:`crmarena_sf.mock_nesting`)::
+it registered and hands the rest outward (:mod:`crmarena_sf.connection.mock_nesting`)::
 
     @mock_salesforce
     @responses.activate
@@ -41,8 +41,8 @@ import inspect
 import re
 from typing import Any
 
-from crmarena_sf.mock_nesting import forward_unregistered, installed_send
-from crmarena_sf.orgs import resolve_org
+from crmarena_sf.connection.mock_nesting import forward_unregistered, installed_send
+from crmarena_sf.connection.orgs import resolve_org
 
 MOCK_INSTANCE_URL = "https://crmarena-sf.my.salesforce.com"
 SALESFORCE_HOSTS = re.compile(
@@ -79,8 +79,8 @@ class MockSalesforce:
     def __enter__(self) -> MockSalesforce:
         import responses
 
-        from emulator.rest.router import Router
-        from emulator.store.org import Org
+        from crmarena_sf.emulator.rest.router import Router
+        from crmarena_sf.emulator.store.org import Org
 
         if self.fork and isinstance(self._org_name, Org):
             # A name already gives a new org each time; only an Org object passed in needs forking.
@@ -142,7 +142,7 @@ class MockSalesforce:
         )
 
     def _answer(self, prepared) -> tuple[int, dict[str, str], bytes]:
-        from emulator.rest.adapter import answer as routed
+        from crmarena_sf.emulator.rest.adapter import answer as routed
 
         answer = routed(self.router, prepared, self.instance_url)
         return answer.status, dict(answer.headers), answer.body

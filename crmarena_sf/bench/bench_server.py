@@ -1,6 +1,6 @@
 """REST API: in-process call overhead, and ``crmarena-sf serve`` under 1, 4 and 8 keep-alive HTTPS clients.
 
-The load test (:mod:`bench.server_load`) runs the server as users do, in its own process on
+The load test (:mod:`crmarena_sf.bench.server_load`) runs the server as users do, in its own process on
 the CRMArena org, and each client in a process of its own, on a bounded mix of two reads
 (query by Id, a small query, a describe, a record GET) to one write (create or update a
 Case). Each client count runs ``repeat`` times and the median is reported, with the server's
@@ -13,10 +13,10 @@ from __future__ import annotations
 import statistics
 import time
 
-from bench import Measurement, median_ms, under
-from bench.server_load import Server, run_load
 from crmarena_sf import connect
-from crmarena_sf.connect import emulated_org
+from crmarena_sf.bench import Measurement, median_ms, under
+from crmarena_sf.bench.server_load import Server, run_load
+from crmarena_sf.connection.connect import emulated_org
 
 CLIENT_COUNTS = (1, 4, 8)
 TARGET_REQUESTS_PER_SECOND = 400

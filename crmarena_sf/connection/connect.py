@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from crmarena_sf.orgs import resolve_org
+from crmarena_sf.connection.orgs import resolve_org
 
 if TYPE_CHECKING:
     import requests
@@ -44,13 +44,13 @@ def connect(org: Any = "crmarena", backend: str = "emulator", **options: Any) ->
     """A ``simple_salesforce.Salesforce`` talking to ``org`` on ``backend`` (``emulator`` or ``salesforce``).
 
     On the emulator every call gets its own copy-on-write fork of ``org`` (see
-    :mod:`crmarena_sf.orgs`): writes stay in that connection, also for an org file or a
+    :mod:`crmarena_sf.connection.orgs`): writes stay in that connection, also for an org file or a
     dataset directory. ``writable=True`` instead writes into the org file ``org`` names (the
     same org for every such call in a process; other processes may still read the file, and a
     write waits up to 10 s for them, then fails with ``UNABLE_TO_LOCK_ROW``).
 
     Emulator options: ``writable``, ``describes`` (a directory of describe documents, or a
-    list of them, whose objects and fields the org gains: see :mod:`metadata.user_describes`),
+    list of them, whose objects and fields the org gains: see :mod:`crmarena_sf.metadata.user_describes`),
     ``version`` (API version, default 62.0), ``session_id`` (the session to issue). Salesforce options: ``username``, ``password``, ``security_token``, ``domain``
     (``test`` for a sandbox), or ``instance_url`` + ``session_id``; ``version``; ``env_file``
     (default ``.env`` in the working directory); ``session`` (a ``requests.Session``) or
@@ -78,8 +78,8 @@ def connect_emulator(
     import requests
     from simple_salesforce import Salesforce
 
-    from emulator.rest.adapter import EmulatorAdapter
-    from emulator.rest.router import Router
+    from crmarena_sf.emulator.rest.adapter import EmulatorAdapter
+    from crmarena_sf.emulator.rest.router import Router
 
     router = Router.for_org(resolve_org(org, writable=writable, describes=describes))
     if session is None:
@@ -97,7 +97,7 @@ def connect_emulator(
 
 def emulated_org(sf: Salesforce):
     """The emulator org behind a client made by :func:`connect` (None for a real org)."""
-    from emulator.rest.adapter import EmulatorAdapter
+    from crmarena_sf.emulator.rest.adapter import EmulatorAdapter
 
     adapter = sf.session.get_adapter(f"https://{sf.sf_instance}/") if sf.session else None
     return adapter.router.org if isinstance(adapter, EmulatorAdapter) else None
@@ -110,7 +110,7 @@ def emulator_errors(sf: Salesforce) -> list[str]:
     benchmark runner does not score an episode that met one. Empty for a real org, whose 5xx
     are its own.
     """
-    from emulator.rest.adapter import EmulatorAdapter
+    from crmarena_sf.emulator.rest.adapter import EmulatorAdapter
 
     adapter = sf.session.get_adapter(f"https://{sf.sf_instance}/") if sf.session else None
     return list(adapter.server_errors) if isinstance(adapter, EmulatorAdapter) else []
@@ -130,7 +130,7 @@ def connect_salesforce(
     if verify is not None:
         if session is not None:
             raise TypeError("connect() takes session= or verify=, not both (set verify on your session)")
-        from crmarena_sf.verify_session import VerifySession
+        from crmarena_sf.connection.verify_session import VerifySession
 
         session = VerifySession(str(verify) if isinstance(verify, Path) else verify)
     values = _credentials(credentials, env_file)
