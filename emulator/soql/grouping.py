@@ -11,6 +11,11 @@ SOQL and SOSL Reference (https://developer.salesforce.com/docs/atlas.en-us.soql_
   the subtotal that follows them, and the grand total last (the examples of
   sforce_api_calls_soql_select_groupby_rollup.htm and ..._groupby_cube.htm), unless the query
   orders the rows itself;
+- :func:`group_order` -- a plain GROUP BY without ORDER BY. Salesforce promises no order
+  without ORDER BY ("ORDER BY", sforce_api_calls_soql_select_orderby.htm), and DuckDB's hash
+  aggregate gives a different one from run to run; a benchmark promises byte-identical answers,
+  so the groups come in ORDER BY's order of their keys (picklists in their defined order,
+  other values ascending ignoring case, nulls first);
 - :func:`picklist_position` -- MIN() and MAX() on a picklist follow the picklist's defined
   order, not the alphabet ("Aggregate Functions", sforce_api_calls_soql_select_agg_functions.htm).
 """
@@ -51,8 +56,16 @@ def subtotal_order(groups: list[Typed]) -> list[exp.Ordered]:
     other values ascending, nulls first.
     """
     out: list[exp.Ordered] = []
-    for key in groups:
+    for key, ordered in zip(groups, group_order(groups)):
         out.append(exp.Ordered(this=call("GROUPING", key.sql.copy()), desc=False, nulls_first=False))
+        out.append(ordered)
+    return out
+
+
+def group_order(groups: list[Typed]) -> list[exp.Ordered]:
+    """The groups in ORDER BY's order of their keys: picklists in their defined order, others ascending, nulls first."""
+    out: list[exp.Ordered] = []
+    for key in groups:
         position = picklist_position(key.sql, key.field)
         out.append(
             exp.Ordered(

@@ -34,7 +34,7 @@ from crmarena_sf.emulator.soql.functions import (
     function_of,
     translate_function,
 )
-from crmarena_sf.emulator.soql.grouping import ignoring_case, shown_spelling, subtotal_order
+from crmarena_sf.emulator.soql.grouping import group_order, ignoring_case, shown_spelling, subtotal_order
 from crmarena_sf.emulator.soql.json_records import (
     JSON_AS_IS_TYPES,
     aggregate_struct,
@@ -405,8 +405,10 @@ class _Translator:
         if bound.having is not None:
             select = select.having(self.condition(bound.having), copy=False)
         ordered = self.order(bound)
-        if not ordered and bound.group_kind is not None:
-            ordered = subtotal_order(typed_groups)
+        if not ordered and typed_groups:  # a stable order, run after run (emulator.soql.grouping)
+            ordered = (
+                subtotal_order(typed_groups) if bound.group_kind is not None else group_order(typed_groups)
+            )
         select = self.finish(select, bound, ordered)
         rest = self.render_from(select)
         plan = Plan(f"SELECT {', '.join(columns.sqls)}{rest}", "aggregate", aggregate_builder(entries))
