@@ -93,7 +93,7 @@ def server(tmp_path_factory):
                 break
             key, _, value = line.strip().partition(": ")
             printed[key] = value
-            if {"instance_url", "session_id", "certificate"} <= set(printed):
+            if {"instance_url", "session_id", "certificate", "sfdx_auth_url"} <= set(printed):
                 break
         assert "instance_url" in printed, f"serve printed {printed}: {process.stderr.read()[-2000:]}"
         yield printed
@@ -247,9 +247,8 @@ def test_sf_cli_logs_in_with_an_access_token_and_queries(sf_cli, server, tmp_pat
 
 
 def test_sf_cli_logs_in_with_an_sfdx_url_through_the_refresh_token_grant(sf_cli, server, tmp_path):
-    host = server["instance_url"].split("://", 1)[1]
     url_file = tmp_path / "auth-url.txt"
-    url_file.write_text(f"force://PlatformCLI::emulator-refresh-token@{host}\n")
+    url_file.write_text(server["sfdx_auth_url"] + "\n")  # the refresh token serve issued and printed
     login = _json(
         _sf(
             sf_cli,

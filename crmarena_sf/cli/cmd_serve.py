@@ -1,8 +1,9 @@
 """``crmarena-sf serve``: the emulator as a local Salesforce REST server (HTTPS by default).
 
-Prints ``instance_url:``, ``session_id:`` and ``certificate:`` (the PEM a client trusts),
-then the Python and curl lines that connect with them, and serves until Ctrl-C (or
-SIGTERM) and exits cleanly. The Python line passes the certificate to
+Prints ``instance_url:``, ``session_id:`` and ``certificate:`` (the PEM a client trusts), the
+Python and curl lines that connect with them, then ``refresh_token:`` and the
+``sfdx_auth_url:`` that carries it (the only refresh token the token endpoint honours), and
+serves until Ctrl-C (or SIGTERM) and exits cleanly. The Python line passes the certificate to
 ``connect(backend="salesforce", verify=...)``, which holds even where ``REQUESTS_CA_BUNDLE``
 is set (a plain ``session.verify`` does not).
 """
@@ -48,6 +49,19 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--session-id", help="the session id clients must send (default: a random one)")
     parser.add_argument(
+        "--refresh-token",
+        help="the refresh token the OAuth token endpoint accepts (default: a random one; printed with the "
+        "sfdx auth URL that carries it); no other refresh token is honoured",
+    )
+    parser.add_argument(
+        "--jwt-cert",
+        action="append",
+        type=Path,
+        metavar="PEM",
+        help="a connected app's X.509 certificate: JWT bearer logins must be signed with its private key "
+        "(repeat for several); without one, every JWT login is refused",
+    )
+    parser.add_argument(
         "--cert-dir",
         type=Path,
         metavar="DIR",
@@ -58,6 +72,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from crmarena_sf.emulator.rest.grants import GrantPolicy
     from crmarena_sf.emulator.rest.router import Router
     from crmarena_sf.emulator.rest.server import serve
     from crmarena_sf.emulator.rest.tls import CertificateDirectoryError, certificate_paths
@@ -75,7 +90,12 @@ def run(args) -> int:
     # on one DuckDB thread than split into tasks (and leaves the other core to another call).
     org.con.execute("SET GLOBAL threads = 1")
     router = Router.for_org(org)
+    try:
+        router.grants = GrantPolicy.for_server(args.jwt_cert)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     session_id = router.issue_session(args.session_id)
+    refresh_token = router.grants.issue_refresh_token(token=args.refresh_token)
     try:
         server, cert_path = serve(router, args.host, args.port, tls=not args.http, cert_dir=args.cert_dir)
     except OSError as exc:
@@ -87,6 +107,8 @@ def run(args) -> int:
     print(f"certificate: {cert_path if cert_path else 'none (plain HTTP)'}")
     for line in how_to_connect(server.instance_url, session_id, cert_path):
         print(line)
+    print(f"refresh_token: {refresh_token}")
+    print(f"sfdx_auth_url: force://PlatformCLI::{refresh_token}@{server.instance_url.split('://', 1)[1]}")
     sys.stdout.flush()
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:

@@ -24,7 +24,12 @@ from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.error_boundary import as_salesforce_error
 from crmarena_sf.emulator.errors import SalesforceError
 from crmarena_sf.emulator.rest import bulk_csv, versions
+from crmarena_sf.emulator.rest.bulk1_chunking import HEADER as CHUNKING_HEADER
+from crmarena_sf.emulator.rest.bulk1_chunking import Chunking, ChunkingError, chunk_queries, requested
 from crmarena_sf.emulator.rest.bulk1_formats import (
+    CSV_TYPE,
+    JSON_TYPE,
+    XML_TYPE,
     BulkError,
     batch_info_list,
     dml_results,
@@ -98,11 +103,14 @@ class Job:
     external_id: str | None = None
     state: str = "Open"
     batches: dict[str, Batch] = field(default_factory=dict)
+    chunking: Chunking | None = None
+    """PK chunking of a query job (the ``Sforce-Enable-PKChunking`` header, :mod:`.bulk1_chunking`)."""
 
     def info(self, as_json: bool) -> dict[str, Any]:
         when = stamp(self.created, as_json)
         batches = list(self.batches.values())
         completed = sum(1 for b in batches if b.state == "Completed")
+        failed = sum(1 for b in batches if b.state == "Failed")
         body: dict[str, Any] = {
             "id": self.id,
             "operation": self.operation,
@@ -121,7 +129,7 @@ class Job:
                 "numberBatchesQueued": 0,
                 "numberBatchesInProgress": 0,
                 "numberBatchesCompleted": completed,
-                "numberBatchesFailed": len(batches) - completed,
+                "numberBatchesFailed": failed,
                 "numberBatchesTotal": len(batches),
                 "numberRecordsProcessed": sum(b.processed for b in batches),
                 "numberRetries": 0,
@@ -219,6 +227,11 @@ def create_job(call: Call) -> Response:
                 "InvalidJob", f"Field name provided, {name} does not match an External ID for {obj.name}"
             )
         job.external_id = key.name
+    if operation in QUERY_OPERATIONS:
+        try:
+            job.chunking = requested(call.request.headers.get(CHUNKING_HEADER))
+        except ChunkingError as exc:
+            raise BulkError("InvalidJob", str(exc)) from None
     _jobs(call)[job.id] = job
     return info_response(201, "jobInfo", job.info(as_json), as_json)
 
@@ -256,8 +269,32 @@ def batches(call: Call, job_id: str) -> Response:
         data=bytes(call.request.body),
     )
     job.batches[batch.id] = batch
-    _run(call, job, batch)
+    if job.chunking is not None:
+        _run_chunked(call, job, batch)
+    else:
+        _run(call, job, batch)
     return info_response(201, "batchInfo", batch.info(as_json), as_json)
+
+
+def _run_chunked(call: Call, job: Job, batch: Batch) -> None:
+    """PK chunking: the added batch ends ``NotProcessed`` and one batch per chunk of Ids runs its query."""
+    try:
+        queries = chunk_queries(
+            call.org, job.object, batch.data.decode("utf-8", "replace").strip(), job.chunking
+        )
+    except ChunkingError as exc:
+        batch.state, batch.state_message = "Failed", f"InvalidBatch : {exc}"
+        return
+    batch.state = "NotProcessed"
+    for text in queries:
+        chunk = Batch(
+            id=ids.make_id("751", next(_numbers)),
+            job_id=job.id,
+            created=call.org.clock.now(),
+            data=text.encode("utf-8"),
+        )
+        job.batches[chunk.id] = chunk
+        _run(call, job, chunk)
 
 
 def _run(call: Call, job: Job, batch: Batch) -> None:
@@ -355,8 +392,8 @@ def batch_request(call: Call, job_id: str, batch_id: str) -> Response:
     """``GET .../request``: the batch's data as it was sent."""
     job = _job(call, job_id)
     batch = _batch(job, batch_id)
-    kind = {"CSV": "text/csv", "JSON": "application/json", "XML": "application/xml"}[job.content_type]
-    return Response(200, Headers({"Content-Type": f"{kind};charset=UTF-8"}), batch.data)
+    kind = {"CSV": CSV_TYPE, "JSON": JSON_TYPE, "XML": XML_TYPE}[job.content_type]
+    return Response(200, Headers({"Content-Type": kind}), batch.data)
 
 
 def _route(pattern: str, **handlers: Any) -> tuple[re.Pattern, dict[str, Any]]:

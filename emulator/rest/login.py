@@ -23,8 +23,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 from xml.sax.saxutils import escape
 
-from crmarena_sf.emulator.errors import SalesforceError
-from crmarena_sf.emulator.rest.json_body import parse_json_body
+from crmarena_sf.emulator.rest.grants import GrantRefused
 from crmarena_sf.emulator.rest.messages import Headers, Request, Response
 from crmarena_sf.emulator.rest.soap_envelope import UnreadableEnvelope, element_texts
 from crmarena_sf.emulator.store.seed import ORGANIZATION_ID, SYSTEM_ADMINISTRATOR_PROFILE_ID
@@ -140,19 +139,25 @@ def oauth_token(router: Router, request: Request) -> Response:
             )
         username = ""
     elif grant == "urn:ietf:params:oauth:grant-type:jwt-bearer":
-        subject = _jwt_subject(form.get("assertion") or "")
-        if subject is None:
-            return _json(400, {"error": "invalid_grant", "error_description": "invalid assertion"})
-        username = subject
+        try:
+            username = router.grants.jwt_subject(form.get("assertion") or "", request.instance_url)
+        except GrantRefused as exc:
+            return _json(400, {"error": exc.error, "error_description": exc.description})
+        if router.grants.strict and login_user(router.org, username, known_users_only=True) is None:
+            return _json(
+                400, {"error": "invalid_grant", "error_description": "user hasn't approved this consumer"}
+            )
     elif grant == "refresh_token":
-        # The emulator keeps no tokens between runs: any refresh token (as `sf org login sfdx-url`
-        # writes it) refreshes into a session of the admin user.
+        # A refresh token the router's grant policy knows (emulator.rest.grants): with serve, the
+        # one it printed (as `sf org login sfdx-url` reads it); in-process, any.
         if not form.get("client_id") and not request.headers.get("Authorization"):
             return _json(
                 400, {"error": "invalid_client_id", "error_description": "client identifier invalid"}
             )
-        if not form.get("refresh_token"):
-            return _json(400, {"error": "invalid_grant", "error_description": "expired access/refresh token"})
+        try:
+            refreshed_user = router.grants.refresh(form.get("refresh_token") or "")
+        except GrantRefused as exc:
+            return _json(400, {"error": exc.error, "error_description": exc.description})
         username = ""
     else:
         return _json(
@@ -161,6 +166,8 @@ def oauth_token(router: Router, request: Request) -> Response:
     user = _user(router, username) if grant == "password" or username else _user(router, "")
     if user is None and grant == "password":
         return _json(400, {"error": "invalid_grant", "error_description": "authentication failure"})
+    if grant == "refresh_token" and refreshed_user is not None:
+        user = user_by_id(router.org, refreshed_user)
     user = user or user_by_id(router.org, router.org.user_id)
     token = router.issue_session(user_id=user.id)
     issued = str(int(time.time() * 1000))
@@ -186,7 +193,9 @@ def revoke(router: Router, request: Request) -> Response:
     """``POST /services/oauth2/revoke`` with ``token=``: the session ends (Salesforce Help, "Revoke OAuth Tokens")."""
     form = {k: v[0] for k, v in parse_qs(request.body.decode("utf-8", "replace")).items()}
     token = form.get("token") or request.param("token")
-    if not token or not (router.end_session(token) or router.accept_any_session):
+    if not token or not (
+        router.end_session(token) or router.grants.revoke(token) or router.accept_any_session
+    ):
         return _json(
             400, {"error": "unsupported_token_type", "error_description": "this token type is not supported"}
         )
@@ -220,26 +229,6 @@ def soap_logout(router: Router, request: Request) -> Response:
         "<soapenv:Body><logoutResponse/></soapenv:Body></soapenv:Envelope>"
     )
     return Response(200, Headers({"Content-Type": "text/xml;charset=UTF-8"}), body.encode("utf-8"))
-
-
-def _jwt_subject(assertion: str) -> str | None:
-    """The ``sub`` claim of a JWT ("" without one), or None when the assertion is not a JWT whose
-    payload is a JSON object with a string ``sub`` (the signature is not verified: the emulator
-    trusts its callers). OAuth 2.0 JWT Bearer Flow, Salesforce Help: the claims set is a JSON object."""
-    parts = assertion.split(".")
-    if len(parts) != 3:
-        return None
-    payload = parts[1] + "=" * (-len(parts[1]) % 4)
-    try:
-        claims = parse_json_body(base64.urlsafe_b64decode(payload.encode("ascii")))
-    except (ValueError, SalesforceError):  # binascii.Error and UnicodeEncodeError are ValueErrors
-        return None
-    if not isinstance(claims, dict):
-        return None
-    subject = claims.get("sub")
-    if subject is None:
-        return ""
-    return subject if isinstance(subject, str) else None
 
 
 def _json(status: int, payload: dict) -> Response:

@@ -45,6 +45,7 @@ from crmarena_sf.emulator.rest import (
 )
 from crmarena_sf.emulator.rest import collections as sobject_collections
 from crmarena_sf.emulator.rest.content_encoding import decompressed
+from crmarena_sf.emulator.rest.grants import GrantPolicy
 from crmarena_sf.emulator.rest.messages import Request, Response, error_response
 from crmarena_sf.emulator.rest.routing import Call, Route, method_not_allowed
 from crmarena_sf.emulator.store.seed import ORGANIZATION_ID
@@ -126,6 +127,8 @@ class Router:
         """Data-API calls answered so far (what Sforce-Limit-Info reports as used)."""
         self.state: dict[str, object] = {}
         """Per-router state resources keep (Bulk 2.0 jobs ...)."""
+        self.grants = GrantPolicy()
+        """Which refresh tokens and JWTs the token endpoint honours: any (in-process), or serve's strict policy."""
 
     @classmethod
     def for_org(cls, org: Org) -> Router:
