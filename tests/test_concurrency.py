@@ -25,6 +25,7 @@ import threading
 
 import pytest
 from crmarena_sf.loaders.load import load_dataset
+from serving import served
 from simple_salesforce import Salesforce
 
 import crmarena_sf
@@ -141,33 +142,17 @@ def test_threads_sharing_one_org_lose_and_double_no_write(cold_org_file, threads
 
 
 @pytest.fixture
-def served(cold_org_file, tmp_path):
+def served_org(cold_org_file, tmp_path):
     """``crmarena-sf serve`` of the cold org file, in a process of its own."""
-    command = [
-        sys.executable, "-m", "crmarena_sf.cli.main", "serve", "--org", str(cold_org_file),
-        "--port", "0", "--session-id", "00DEm0000000001!concurrency", "--cert-dir", str(tmp_path / "tls"),
-    ]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        url = cert = None
-        for line in process.stdout:
-            key, _, value = line.partition(": ")
-            if key == "instance_url":
-                url = value.strip()
-            elif key == "certificate":
-                cert = value.strip()
-            if url and cert:
-                break
-        assert url and cert, "serve did not start"
-        yield url, cert, "00DEm0000000001!concurrency"
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    with served(
+        "--org", str(cold_org_file), "--session-id", "00DEm0000000001!concurrency", cert_dir=tmp_path
+    ) as printed:
+        yield printed["instance_url"], printed["certificate"], printed["session_id"]
 
 
 @pytest.mark.parametrize("threads", [4, 8])
-def test_serve_answers_parallel_https_clients_without_a_500(served, threads):
-    url, cert, session_id = served
+def test_serve_answers_parallel_https_clients_without_a_500(served_org, threads):
+    url, cert, session_id = served_org
 
     def client():
         return crmarena_sf.connect(

@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from cryptography.x509.oid import NameOID
 
-REFRESH_TOKEN = "5Aep-issued-by-this-server"
+REFRESH_TOKEN = "5Aep-issued-by-this-serve"
 
 
 def _key_and_certificate(folder, name):
@@ -56,38 +56,23 @@ def app_key(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def served(app_key, tmp_path_factory):
-    certs = tmp_path_factory.mktemp("tls")
-    command = [
-        sys.executable, "-m", "crmarena_sf.cli.main", "serve", "--org", "blank", "--port", "0",
-        "--cert-dir", str(certs), "--refresh-token", REFRESH_TOKEN, "--jwt-cert", str(app_key[1]),
-    ]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    printed = {}
-    try:
-        for line in process.stdout:
-            key, _, value = line.strip().partition(": ")
-            printed[key] = value
-            if "sfdx_auth_url" in printed:
-                break
-        assert {"instance_url", "certificate", "refresh_token"} <= set(printed), printed
+def server(app_key, tmp_path_factory):
+    options = ["--org", "blank", "--refresh-token", REFRESH_TOKEN, "--jwt-cert", str(app_key[1])]
+    with served(*options, cert_dir=tmp_path_factory.mktemp("tls")) as printed:
         yield printed
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
-def _token(served, **form):
+def _token(server, **form):
     return requests.post(
-        f"{served['instance_url']}/services/oauth2/token", data=form, verify=served["certificate"], timeout=30
+        f"{server['instance_url']}/services/oauth2/token", data=form, verify=server["certificate"], timeout=30
     )
 
 
-def _works(served, access_token):
+def _works(server, access_token):
     response = requests.get(
-        f"{served['instance_url']}/services/data/v62.0/limits",
+        f"{server['instance_url']}/services/data/v62.0/limits",
         headers={"Authorization": f"Bearer {access_token}"},
-        verify=served["certificate"],
+        verify=server["certificate"],
         timeout=30,
     )
     return response.status_code == 200
@@ -114,29 +99,29 @@ def _claims(**changes):
     return {k: v for k, v in claims.items() if v is not None}
 
 
-def test_serve_prints_its_refresh_token_in_an_sfdx_auth_url(served):
-    assert served["refresh_token"] == REFRESH_TOKEN
-    host = served["instance_url"].split("://", 1)[1]
-    assert served["sfdx_auth_url"] == f"force://PlatformCLI::{REFRESH_TOKEN}@{host}"
+def test_serve_prints_its_refresh_token_in_an_sfdx_auth_url(server):
+    assert server["refresh_token"] == REFRESH_TOKEN
+    host = server["instance_url"].split("://", 1)[1]
+    assert server["sfdx_auth_url"] == f"force://PlatformCLI::{REFRESH_TOKEN}@{host}"
 
 
-def test_only_the_refresh_token_serve_issued_refreshes(served):
+def test_only_the_refresh_token_serve_issued_refreshes(server):
     refused = _token(
-        served, grant_type="refresh_token", client_id="PlatformCLI", refresh_token="5Aep-made-up"
+        server, grant_type="refresh_token", client_id="PlatformCLI", refresh_token="5Aep-made-up"
     )
     assert refused.status_code == 400
     assert refused.json() == {"error": "invalid_grant", "error_description": "expired access/refresh token"}
-    granted = _token(served, grant_type="refresh_token", client_id="PlatformCLI", refresh_token=REFRESH_TOKEN)
-    assert granted.status_code == 200 and _works(served, granted.json()["access_token"])
+    granted = _token(server, grant_type="refresh_token", client_id="PlatformCLI", refresh_token=REFRESH_TOKEN)
+    assert granted.status_code == 200 and _works(server, granted.json()["access_token"])
 
 
-def test_a_jwt_signed_for_the_connected_app_logs_in(served, app_key):
+def test_a_jwt_signed_for_the_connected_app_logs_in(server, app_key):
     answer = _token(
-        served,
+        server,
         grant_type="urn:ietf:params:oauth:grant-type:jwt-bearer",
         assertion=_jwt(app_key[0], **_claims()),
     )
-    assert answer.status_code == 200 and _works(served, answer.json()["access_token"])
+    assert answer.status_code == 200 and _works(server, answer.json()["access_token"])
     assert answer.json()["id"].endswith("/005Em0000000001IAA")  # the admin user named in sub
 
 
@@ -150,17 +135,17 @@ def test_a_jwt_signed_for_the_connected_app_logs_in(served, app_key):
         ({"sub": "nobody@example.com"}, "invalid_grant", "user hasn't approved this consumer"),
     ],
 )
-def test_a_jwt_that_breaks_a_rule_is_refused(served, app_key, changes, error, description):
+def test_a_jwt_that_breaks_a_rule_is_refused(server, app_key, changes, error, description):
     assertion = _jwt(app_key[0], **_claims(**changes))
-    answer = _token(served, grant_type="urn:ietf:params:oauth:grant-type:jwt-bearer", assertion=assertion)
+    answer = _token(server, grant_type="urn:ietf:params:oauth:grant-type:jwt-bearer", assertion=assertion)
     assert answer.status_code == 400
     assert answer.json() == {"error": error, "error_description": description}
 
 
-def test_a_jwt_signed_with_another_key_is_an_invalid_assertion(served, tmp_path):
+def test_a_jwt_signed_with_another_key_is_an_invalid_assertion(server, tmp_path):
     other, _ = _key_and_certificate(tmp_path, "someone-else")
     answer = _token(
-        served, grant_type="urn:ietf:params:oauth:grant-type:jwt-bearer", assertion=_jwt(other, **_claims())
+        server, grant_type="urn:ietf:params:oauth:grant-type:jwt-bearer", assertion=_jwt(other, **_claims())
     )
     assert answer.status_code == 400
     assert answer.json() == {"error": "invalid_grant", "error_description": "invalid assertion"}

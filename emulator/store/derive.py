@@ -52,16 +52,18 @@ def is_person_account_type(obj: SObject, record_type_id: str | None) -> bool:
 
 
 def apply_defaults(obj: SObject, row: dict[str, Any]) -> None:
-    """Fill picklist defaults and checkbox defaults the client did not send."""
+    """Fill picklist defaults and checkbox values the client did not send.
+
+    A checkbox is never null in Salesforce: every boolean field's describe says
+    ``nillable: false``, and one the client did not set reads false (or the field's own
+    default), also one the client cannot set, such as a business contact's ``IsPersonAccount``.
+    """
     for f in obj.stored_fields:
-        if f.name in row or not f.createable:
+        if f.name in row:
             continue
-        if (
-            f.type == "boolean"
-            and isinstance(f.defaultValue, bool)
-            or f.type in ("picklist", "multipicklist")
-            and f.defaultValue is not None
-        ):
+        if f.type == "boolean":
+            row[f.name] = f.defaultValue if isinstance(f.defaultValue, bool) else False
+        elif f.createable and f.type in ("picklist", "multipicklist") and f.defaultValue is not None:
             row[f.name] = f.defaultValue
 
 
