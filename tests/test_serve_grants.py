@@ -26,6 +26,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from cryptography.x509.oid import NameOID
+from serving import served
 
 REFRESH_TOKEN = "5Aep-issued-by-this-serve"
 
