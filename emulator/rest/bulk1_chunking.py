@@ -60,6 +60,8 @@ def requested(value: str | None) -> Chunking | None:
         return Chunking()
     options: dict[str, str] = {}
     for part in value.split(";"):
+        if not part.strip():
+            continue  # "chunkSize=400;" as salesforce-bulk writes it
         key, sep, item = part.partition("=")
         if not sep:
             raise ChunkingError(f"Invalid {HEADER} header value: {value.strip()}")

@@ -112,7 +112,7 @@ def _apply_one(
         if operation == "update":
             org.update(obj.name, canonical, {k: v for k, v in record.items() if k.lower() != "id"})
         else:
-            org.delete(obj.name, canonical)
+            org.delete(obj.name, canonical, hard=operation == "hardDelete")
         return canonical, False
     key = obj.field(external_id or "")
     if key is None:

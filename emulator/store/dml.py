@@ -467,8 +467,14 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
             roll_up(org, obj, [current, merged])
 
 
-def delete(org: Org, object_name: str, record_id: str) -> None:
-    """Move a record (and the children that cascade with it) to the recycle bin: ``IsDeleted = true``."""
+def delete(org: Org, object_name: str, record_id: str, *, hard: bool = False) -> None:
+    """Move a record (and the children that cascade with it) to the recycle bin: ``IsDeleted = true``.
+
+    ``hard`` (the Bulk APIs' ``hardDelete``): the records skip the recycle bin and are
+    "immediately eligible for deletion" (Salesforce CLI reference, ``data delete bulk
+    --hard-delete``, https://developer.salesforce.com/docs/platform/salesforce-cli-reference/guide/cli_reference_data_delete_bulk.html);
+    the emulator removes them at once, so neither queryAll nor undelete finds them.
+    """
     obj = org.sobject(object_name)
     if not obj.deletable:
         raise SalesforceError("INSUFFICIENT_ACCESS_OR_READONLY", "insufficient access rights on object id")
@@ -479,7 +485,7 @@ def delete(org: Org, object_name: str, record_id: str) -> None:
         if current.get("IsDeleted"):
             raise entity_is_deleted()
         with org.transaction():
-            _soft_delete(org, obj, [current["Id"]], deleted=True)
+            _soft_delete(org, obj, [current["Id"]], deleted=True, purge=hard)
 
 
 def delete_many(org: Org, object_name: str, record_ids: list[str]) -> list[SalesforceError | None]:
@@ -531,7 +537,7 @@ def undelete(org: Org, object_name: str, record_id: str) -> None:
             _soft_delete(org, obj, [current["Id"]], deleted=False)
 
 
-def _soft_delete(org: Org, obj: SObject, record_ids: list[str], deleted: bool) -> None:
+def _soft_delete(org: Org, obj: SObject, record_ids: list[str], deleted: bool, purge: bool = False) -> None:
     if obj.field("IsDeleted") is None:
         raise SalesforceError("INSUFFICIENT_ACCESS_OR_READONLY", "insufficient access rights on object id")
     now = org.clock.now()
@@ -569,4 +575,8 @@ def _soft_delete(org: Org, obj: SObject, record_ids: list[str], deleted: bool) -
             [record_ids, not deleted],
         ).fetchall()
         if rows:
-            _soft_delete(org, child, [r[0] for r in rows], deleted)
+            _soft_delete(org, child, [r[0] for r in rows], deleted, purge)
+    if purge:
+        org.con.execute(
+            f'DELETE FROM {quote(obj.name)} WHERE "Id" IN (SELECT unnest(?::VARCHAR[]))', [record_ids]
+        )

@@ -635,8 +635,9 @@ class Org:
     def update(self, object_name: str, record_id: str, values: dict[str, Any]) -> None:
         dml.update(self, object_name, record_id, values)
 
-    def delete(self, object_name: str, record_id: str) -> None:
-        dml.delete(self, object_name, record_id)
+    def delete(self, object_name: str, record_id: str, *, hard: bool = False) -> None:
+        """Delete a record into the recycle bin, or with ``hard`` for good (see :func:`dml.delete`)."""
+        dml.delete(self, object_name, record_id, hard=hard)
 
     def undelete(self, object_name: str, record_id: str) -> None:
         dml.undelete(self, object_name, record_id)
