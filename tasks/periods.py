@@ -111,9 +111,7 @@ def shift(day: dt.date, unit: str, count: int) -> dt.date:
 
 
 def count_words(count: int, unit: str, rnd=None) -> str:
-    """ "three months", "10 days", "a quarter": how a question counts periods."""
-    if count == 1:
-        return f"{'an' if unit[0] in 'aeiou' else 'a'} {unit}" if rnd is None or rnd.random() < 0.5 else unit
+    """ "three months", "10 days": how a question counts two or more periods."""
     number = NUMBER_WORDS.get(count) if (rnd is None or rnd.random() < 0.7) else None
     return f"{number or count} {unit}s"
 
@@ -128,15 +126,15 @@ RELATIVE_PHRASES = (
 
 
 def relative(today: dt.date, unit: str, count: int, rnd=None) -> Window:
-    """The ``count`` periods of ``unit`` before today: [today - count units, today)."""
+    """The ``count`` periods of ``unit`` before today: [today - count units, today).
+
+    One period reads without an article ("in the past year", "over the last quarter"), never
+    "in the past a year"; more read with their number ("over the last three months").
+    """
     start = shift(today, unit, -count)
-    words = count_words(count, unit, rnd)
-    if count == 1 and not words.startswith(("a ", "an ")):
-        phrase = ("in the past " if rnd is None or rnd.random() < 0.5 else "over the last ") + words
-    else:
-        template = RELATIVE_PHRASES[0] if rnd is None else rnd.choice(RELATIVE_PHRASES)
-        phrase = template.format(n=words)
-    return Window(midnight(start), midnight(today), phrase)
+    words = unit if count == 1 else count_words(count, unit, rnd)
+    template = RELATIVE_PHRASES[0] if rnd is None else rnd.choice(RELATIVE_PHRASES)
+    return Window(midnight(start), midnight(today), template.format(n=words))
 
 
 def month(year: int, number: int) -> Window:

@@ -271,3 +271,17 @@ def test_the_same_seed_builds_the_same_tasks_and_another_seed_other_ones(sf):
     other = build_tasks(sf, per_task=10, seed=1, tasks=chosen).records
     assert [r.to_json() for r in first] == [r.to_json() for r in again]
     assert [r.params for r in first] != [r.params for r in other]
+
+
+def test_questions_count_one_period_without_an_article(records):
+    """One period reads "in the past year", never "in the past a year" (an external check of the
+    official scorer's inputs found fifteen such questions)."""
+    import re
+
+    clumsy = [
+        r.query
+        for r in records
+        if re.search(r"\b(past|last) (a|an) (day|week|month|quarter|year)\b", r.query)
+    ]
+    assert clumsy == []
+    assert any(re.search(r"\b(past|last) (month|quarter|year)\b", r.query) for r in records)

@@ -11,6 +11,7 @@ install of the project itself, so the test needs no registry.
 from __future__ import annotations
 
 import os
+import shutil
 import site
 import subprocess
 import sys
@@ -22,12 +23,27 @@ import pytest
 
 pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[1]
+LOCAL_ONLY = (
+    ".git",
+    ".venv",
+    ".ci",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    "*_cache",
+    ".hypothesis",
+    "*.duckdb",
+)
+"""What a checkout holds beside the sources (environments, caches): not copied into the build."""
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(REPO)]
+    source = tmp_path_factory.mktemp("source") / "crmarena-sf"  # setuptools writes build/ beside the source
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(*LOCAL_ONLY))
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(source)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=out)
     if done.returncode and ("No matching distribution" in done.stderr or "NewConnectionError" in done.stderr):
         pytest.skip("building the wheel needs setuptools from a package registry, which cannot be reached")
