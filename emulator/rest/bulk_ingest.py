@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from crmarena_sf.emulator.errors import SalesforceError
 from crmarena_sf.emulator.rest.bulk_csv import NULL_MARKER
 from crmarena_sf.emulator.store.batch import apply_records
-from crmarena_sf.emulator.store.dml import no_such_field
+from crmarena_sf.emulator.store.record_errors import no_such_field
 from crmarena_sf.metadata.model import SObject
 
 if TYPE_CHECKING:

@@ -17,36 +17,18 @@ from crmarena_sf.emulator.store.coerce import coerce
 from crmarena_sf.emulator.store.ddl import column_type, quote
 from crmarena_sf.emulator.store.derive import apply_defaults, derive, is_person_account_type
 from crmarena_sf.emulator.store.external_ids import with_parent_ids
+from crmarena_sf.emulator.store.record_errors import (
+    entity_is_deleted,
+    no_such_field,
+    not_writable,
+    required_missing,
+)
 from crmarena_sf.metadata.model import Field, SObject
 
 if TYPE_CHECKING:
     from crmarena_sf.emulator.store.org import Org
 
 _AUDIT_ON_CREATE = ("CreatedDate", "CreatedById", "LastModifiedDate", "LastModifiedById")
-
-
-def no_such_field(obj: SObject, name: str) -> SalesforceError:
-    """INVALID_FIELD for a DML body naming a field the object lacks (REST wording)."""
-    return SalesforceError("INVALID_FIELD", f"No such column '{name}' on sobject of type {obj.name}", [])
-
-
-def not_writable(fields: list[str]) -> SalesforceError:
-    return SalesforceError(
-        "INVALID_FIELD_FOR_INSERT_UPDATE",
-        f"Unable to create/update fields: {', '.join(fields)}. Please check the security settings of this field "
-        "and verify that it is read/write for your profile or permission set.",
-        fields,
-    )
-
-
-def required_missing(fields: list[str]) -> SalesforceError:
-    return SalesforceError(
-        "REQUIRED_FIELD_MISSING", f"Required fields are missing: [{', '.join(fields)}]", fields
-    )
-
-
-def entity_is_deleted() -> SalesforceError:
-    return SalesforceError("ENTITY_IS_DELETED", "entity is deleted", [])
 
 
 # ---------------------------------------------------------------------------- insert
@@ -98,18 +80,7 @@ def _prepare_insert(org: Org, obj: SObject, values: dict[str, Any], now: dt.date
         raise SalesforceError(
             "JSON_PARSER_ERROR", "Cannot deserialize instance of sObject from non-object value"
         )
-    row: dict[str, Any] = {}
-    locked: list[str] = []
-    for key, value in with_parent_ids(org, obj, values).items():
-        if key == "attributes":
-            continue
-        f = obj.field(key)
-        if f is None or f.is_compound:
-            raise no_such_field(obj, key)
-        if not f.createable:
-            locked.append(f.name)
-            continue
-        row[f.name] = coerce(f, value)
+    row, locked = _written_values(org, obj, values, creating=True)
     if obj.name == "Account" and "Name" in row and is_person_account_type(obj, row.get("RecordTypeId")):
         locked.append("Name")  # a person account's Name is its person name, never written directly
     if locked:
@@ -121,6 +92,32 @@ def _prepare_insert(org: Org, obj: SObject, values: dict[str, Any], now: dt.date
     if missing:
         raise required_missing(missing)
     return row
+
+
+def _written_values(
+    org: Org, obj: SObject, values: dict[str, Any], *, creating: bool
+) -> tuple[dict[str, Any], list[str]]:
+    """The fields a create (``creating``) or an update writes, coerced to their types, and the names of
+    those it may not write (createable, or updateable).
+
+    Parents named by external id become their Ids first; ``attributes`` is ignored; a field the
+    object lacks (or a compound address) is INVALID_FIELD. An update ignores ``Id`` (the record's own).
+    """
+    written: dict[str, Any] = {}
+    locked: list[str] = []
+    for key, value in with_parent_ids(org, obj, values).items():
+        if key == "attributes":
+            continue
+        f = obj.field(key)
+        if f is None or f.is_compound:
+            raise no_such_field(obj, key)
+        if not creating and f.name == "Id":
+            continue
+        if not (f.createable if creating else f.updateable):
+            locked.append(f.name)
+            continue
+        written[f.name] = coerce(f, value)
+    return written, locked
 
 
 def _required_fields(obj: SObject, row: dict[str, Any]) -> list[Field]:
@@ -405,20 +402,7 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
             raise not_found()
         if current.get("IsDeleted"):
             raise entity_is_deleted()
-        changes: dict[str, Any] = {}
-        locked = []
-        for key, value in with_parent_ids(org, obj, values).items():
-            if key == "attributes":
-                continue
-            f = obj.field(key)
-            if f is None or f.is_compound:
-                raise no_such_field(obj, key)
-            if f.name == "Id":
-                continue
-            if not f.updateable:
-                locked.append(f.name)
-                continue
-            changes[f.name] = coerce(f, value)
+        changes, locked = _written_values(org, obj, values, creating=False)
         if locked:
             raise not_writable(locked)
         now = org.clock.now()
