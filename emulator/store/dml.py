@@ -16,6 +16,7 @@ from crmarena_sf.emulator.errors import SalesforceError, no_such_column, not_fou
 from crmarena_sf.emulator.store.coerce import coerce
 from crmarena_sf.emulator.store.ddl import column_type, quote
 from crmarena_sf.emulator.store.derive import apply_defaults, derive, is_person_account_type
+from crmarena_sf.emulator.store.events import DELETE, INSERT, UNDELETE, UPDATE
 from crmarena_sf.emulator.store.external_ids import with_parent_ids
 from crmarena_sf.emulator.store.record_errors import (
     entity_is_deleted,
@@ -67,7 +68,7 @@ def insert_many(
             with org.transaction():
                 org.before_write(obj.name)
                 write_rows(org, obj, [row for _, row in good])
-                org.notify(obj.name, [row["Id"] for _, row in good], "insert")
+                org.notify(obj.name, [row["Id"] for _, row in good], INSERT)
                 _create_person_contacts(org, obj, [row for _, row in good], now)
                 roll_up(org, obj, [row for _, row in good])
         for index, row in good:
@@ -331,7 +332,7 @@ def _create_person_contacts(org: Org, obj: SObject, rows: list[dict[str, Any]], 
     if created:
         org.before_write(contact.name)
         write_rows(org, contact, created)
-        org.notify(contact.name, [p["Id"] for p in created], "insert")
+        org.notify(contact.name, [p["Id"] for p in created], INSERT)
 
 
 def _person_field_pairs(account: SObject, contact: SObject) -> list[tuple[str, str]]:
@@ -447,7 +448,7 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
                 f'UPDATE {quote(obj.name)} SET {assignments} WHERE "Id" = ?',
                 [merged[f.name] for f in columns] + [current["Id"]],
             )
-            org.notify(obj.name, [current["Id"]], "update")
+            org.notify(obj.name, [current["Id"]], UPDATE)
             roll_up(org, obj, [current, merged])
 
 
@@ -534,7 +535,7 @@ def _soft_delete(org: Org, obj: SObject, record_ids: list[str], deleted: bool) -
         f'UPDATE {quote(obj.name)} SET {", ".join(sets)} WHERE "Id" IN (SELECT unnest(?::VARCHAR[]))',
         params + [record_ids],
     )
-    org.notify(obj.name, record_ids, "delete" if deleted else "undelete")
+    org.notify(obj.name, record_ids, DELETE if deleted else UNDELETE)
     if obj.name == "OrderItem":
         placeholders = ", ".join("?" * len(record_ids))
         parents = org.con.execute(
