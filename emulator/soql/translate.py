@@ -139,36 +139,48 @@ class _Columns:
         return index
 
 
-def compile_plan(
-    bound: BoundQuery,
-    ctx: CompileContext,
-    schema: Schema,
-    api_version: str,
-    include_deleted: bool,
-    restrict_ids: bool = False,
-    read_through: tuple[tuple[str, str], ...] = (),
-    json_records: bool = True,
-    indexed: frozenset[tuple[str, str]] = frozenset(),
-    without_deleted: frozenset[str] = frozenset(),
-) -> Plan:
-    """The plan of a bound query for one context (its day, time zone and fiscal year).
+@dataclass(frozen=True, slots=True)
+class PlanOptions:
+    """Everything a plan depends on besides its query: how :func:`compile_plan` compiles it, and
+    (with the query) the key the plan cache keeps it under (:mod:`crmarena_sf.emulator.soql.plans`)."""
 
-    With ``restrict_ids`` the plan takes one parameter, a list of Ids, and keeps only those
-    records (SOSL's RETURNING clauses run this way over the Ids a search matched).
-    ``read_through`` (``Org.read_through``) names the tables a fork reads from another
-    catalog; they are qualified with it so DuckDB reads the table itself, not the fork's view.
-    ``json_records`` lets DuckDB write the records as JSON where it can (emulator.soql.json_records).
-    ``indexed`` names the ``(table, column)`` pairs with an index (emulator.soql.seek fences lookups on them).
-    ``without_deleted`` names tables known to hold no deleted record (emulator.store.recycle_bin): their
-    queries need no recycle-bin condition.
-    """
-    _check_relationship_levels(bound, api_version)
-    translator = _Translator(ctx, schema, f"/services/data/v{api_version}/sobjects/", include_deleted)
-    translator.catalogs = dict(read_through)
-    translator.json_records = json_records
-    translator.indexed = indexed
-    translator.without_deleted = without_deleted
-    if restrict_ids and not bound.count_only and not bound.aggregate:
+    schema: Schema
+    ctx: CompileContext
+    """The org's day, time zone, fiscal year and running user (date literals, fiscal functions, USING SCOPE mine)."""
+    api_version: str
+    include_deleted: bool = False
+    """queryAll: records in the recycle bin too."""
+    restrict_ids: bool = False
+    """The plan takes one parameter, a list of Ids, and keeps only those records (SOSL's
+    RETURNING clauses run this way over the Ids a search matched)."""
+    read_through: tuple[tuple[str, str], ...] = ()
+    """``Org.read_through``: the tables a fork reads from another catalog; they are qualified with
+    it so DuckDB reads the table itself, not the fork's view."""
+    indexed: frozenset[tuple[str, str]] = frozenset()
+    """The ``(table, column)`` pairs with an index (:mod:`crmarena_sf.emulator.soql.seek` fences lookups on them)."""
+    without_deleted: frozenset[str] = frozenset()
+    """Tables known to hold no deleted record (:mod:`crmarena_sf.emulator.store.recycle_bin`): their
+    queries need no recycle-bin condition."""
+    json_records: bool = field(default=True, compare=False)
+    """Let DuckDB write the records as JSON where it can (:mod:`crmarena_sf.emulator.soql.json_records`).
+    A guess from the table's size when the plan is compiled, not part of the cache key: every
+    later run follows the row count the one before saw."""
+
+
+def compile_plan(bound: BoundQuery, options: PlanOptions) -> Plan:
+    """The plan of a bound query for ``options`` (its org's day, time zone and fiscal year, its tables)."""
+    _check_relationship_levels(bound, options.api_version)
+    translator = _Translator(
+        options.ctx,
+        options.schema,
+        f"/services/data/v{options.api_version}/sobjects/",
+        options.include_deleted,
+    )
+    translator.catalogs = dict(options.read_through)
+    translator.json_records = options.json_records
+    translator.indexed = options.indexed
+    translator.without_deleted = options.without_deleted
+    if options.restrict_ids and not bound.count_only and not bound.aggregate:
         return translator.records_plan(bound, restrict=True)
     return translator.plan(bound)
 
