@@ -15,6 +15,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from crmarena_sf.emulator.soql.errors import SoqlError
+from crmarena_sf.emulator.soql.parser import describe_select
+
 DELIMITERS = {"COMMA": ",", "TAB": "\t", "PIPE": "|", "SEMICOLON": ";", "CARET": "^", "BACKQUOTE": "`"}
 LINE_ENDINGS = {"LF": "\n", "CRLF": "\r\n"}
 NULL_MARKER = "#N/A"
@@ -93,26 +96,18 @@ def flatten_record(record: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 def select_list(soql: str) -> list[str]:
-    """The field names of a query's SELECT clause (header of a result with no rows)."""
-    match = re.match(r"\s*select\s+(.*?)\s+from\s", soql, re.IGNORECASE | re.DOTALL)
-    if not match:
+    """The columns of a query's SELECT list as written, without child subqueries (the header of a result
+    with no rows); a query that does not parse has none."""
+    try:
+        items = describe_select(soql).items
+    except SoqlError:
         return []
-    items, depth, current = [], 0, []
-    for ch in match.group(1):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        if ch == "," and depth == 0:
-            items.append("".join(current).strip())
-            current = []
-        else:
-            current.append(ch)
-    items.append("".join(current).strip())
-    return [item.split()[0] for item in items if item and not item.startswith("(")]
+    return [item.text.split()[0] for item in items if item.subquery is None]
 
 
 def object_of_query(soql: str) -> str:
-    """The object after FROM (for a job's ``object``), or an empty string."""
-    match = re.search(r"\bfrom\s+([A-Za-z0-9_]+)", soql, re.IGNORECASE)
-    return match.group(1) if match else ""
+    """The object after FROM (for a job's ``object``), or an empty string for a query that does not parse."""
+    try:
+        return describe_select(soql).object_name
+    except SoqlError:
+        return ""

@@ -18,6 +18,7 @@ from crmarena_sf.emulator.rest.messages import Response, json_response
 from crmarena_sf.emulator.rest.routing import Call
 from crmarena_sf.emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
 from crmarena_sf.emulator.soql.errors import SoqlError
+from crmarena_sf.emulator.soql.parser import SelectItem, describe_select
 from crmarena_sf.emulator.soql.plans import bound_query
 from crmarena_sf.metadata.model import Field
 
@@ -49,7 +50,7 @@ def columns_response(call: Call, text: str, run_query) -> Response:
     return json_response(
         200,
         {
-            "columnMetadata": _columns(bound, _select_items(text)),
+            "columnMetadata": _columns(bound, describe_select(text).items),
             "entityName": bound.obj.name,
             "groupBy": bool(bound.group),
             "idSelected": any(
@@ -61,18 +62,22 @@ def columns_response(call: Call, text: str, run_query) -> Response:
     )
 
 
-def _columns(bound: BoundQuery, texts: list[str]) -> list[dict[str, Any]]:
-    if len(texts) != len(bound.items):
-        texts = [""] * len(bound.items)
+def _columns(bound: BoundQuery, written: tuple[SelectItem, ...]) -> list[dict[str, Any]]:
+    """The columns of ``bound``'s items; ``written`` are the items as the query wrote them (FIELDS() has
+    several items for one written, so then none is known)."""
+    if len(written) != len(bound.items):
+        written = (SelectItem("", 0, 0),) * len(bound.items)
     out = []
-    for item, text in zip(bound.items, texts, strict=True):
+    for item, as_written in zip(bound.items, written, strict=True):
+        text = as_written.text
         if isinstance(item, FieldItem):
             column = _field_column(item.resolved.field)
             for name in reversed(item.names):
                 column = _column(name, joins=[column])
             out.append(column)
         elif isinstance(item, ChildItem):
-            out.append(_column(item.key, aggregate=True, joins=_columns(item.query, _subquery_items(text))))
+            inner = as_written.subquery.items if as_written.subquery is not None else ()
+            out.append(_column(item.key, aggregate=True, joins=_columns(item.query, inner)))
         elif isinstance(item, ExprItem):
             aggregate = not _is_plain_field(text)
             column = _field_column(item.field) if item.field is not None and not aggregate else None
@@ -131,51 +136,7 @@ def _field_column(field: Field) -> dict[str, Any]:
     return column
 
 
-# ---------------------------------------------------------------------------- select-list text
-def _select_items(text: str) -> list[str]:
-    """The top-level items of a query's SELECT list as written (subqueries included)."""
-    lowered = text.lower()
-    start = lowered.find("select")
-    if start < 0:
-        return []
-    items, depth, current, index = [], 0, [], start + len("select")
-    while index < len(text):
-        ch = text[index]
-        if ch == "'":
-            end = text.find("'", index + 1)
-            end = len(text) - 1 if end < 0 else end
-            current.append(text[index : end + 1])
-            index = end + 1
-            continue
-        if depth == 0 and lowered.startswith("from", index) and _word_boundary(text, index, 4):
-            break
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        if ch == "," and depth == 0:
-            items.append("".join(current).strip())
-            current = []
-        else:
-            current.append(ch)
-        index += 1
-    items.append("".join(current).strip())
-    return [i for i in items if i]
-
-
-def _word_boundary(text: str, index: int, length: int) -> bool:
-    before = text[index - 1] if index else " "
-    after = text[index + length] if index + length < len(text) else " "
-    return not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_")
-
-
-def _subquery_items(text: str) -> list[str]:
-    inner = text.strip()
-    if inner.startswith("(") and inner.endswith(")"):
-        return _select_items(inner[1:-1])
-    return []
-
-
+# ---------------------------------------------------------------------------- items as written
 def _is_plain_field(text: str) -> bool:
     return bool(text) and "(" not in text
 

@@ -30,7 +30,9 @@ from crmarena_sf.emulator.soql.execute import (
     open_locators,
     shape_records,
 )
+from crmarena_sf.emulator.soql.nodes import WithClause
 from crmarena_sf.emulator.soql.plans import plan_for
+from crmarena_sf.emulator.soql.selection import RecordSelection
 
 if TYPE_CHECKING:
     from crmarena_sf.emulator.store.org import Org
@@ -86,30 +88,24 @@ def select_records(
     offset: int | None = None,
     restrict_ids: list[str] | None = None,
     api_version: str = "62.0",
-    with_text: str | None = None,
+    data_category: WithClause | None = None,
 ) -> list[dict]:
     """Records of one object as a SOQL query would return them: SOSL's ``RETURNING Obj(fields WHERE ...)``.
 
-    Runs ``SELECT <field_list_text> FROM <object_name> [WHERE <where_text>] [WITH <with_text>]
-    [ORDER BY <order_by_text>] [LIMIT limit] [OFFSET offset]`` through the SOQL engine (same parser, binder, semantics and
-    record shape). ``restrict_ids`` keeps only those records; without ORDER BY they come back
+    Runs ``SELECT <field_list_text> FROM <object_name> [WHERE <where_text>] [WITH <data_category>]
+    [ORDER BY <order_by_text>] [LIMIT limit] [OFFSET offset]`` through the SOQL engine (same
+    parser, binder, semantics and record shape), each part read on its own
+    (:mod:`crmarena_sf.emulator.soql.selection`); ``data_category`` is a WITH DATA CATEGORY clause
+    already parsed. ``restrict_ids`` keeps only those records; without ORDER BY they come back
     in the order of ``restrict_ids`` (a search's relevance order). Errors are SalesforceError
     without the caret prefix (the text is not the caller's). Every matching record is returned
     (no batching).
     """
-    text = f"SELECT {field_list_text} FROM {object_name}"
-    if where_text:
-        text += f" WHERE ({where_text})"
-    if with_text:
-        text += f" WITH {with_text}"
-    if order_by_text:
-        text += f" ORDER BY {order_by_text}"
-    if limit is not None:
-        text += f" LIMIT {int(limit)}"
-    if offset is not None:
-        text += f" OFFSET {int(offset)}"
+    selection = RecordSelection(
+        object_name, field_list_text, where_text, order_by_text, limit, offset, data_category
+    )
     with statement_errors(SoqlError, _without_caret):
-        plan = plan_for(org, text, False, api_version, restrict_ids=restrict_ids is not None)
+        plan = plan_for(org, selection, False, api_version, restrict_ids=restrict_ids is not None)
         if plan.kind != "records":
             raise SalesforceError("MALFORMED_QUERY", "unexpected token: '('")
         params = [list(restrict_ids)] if restrict_ids is not None else None

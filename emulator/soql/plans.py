@@ -21,7 +21,8 @@ from crmarena_sf.emulator.soql.dates import fiscal_year_start_month, today
 from crmarena_sf.emulator.soql.errors import SoqlError, malformed, too_complicated
 from crmarena_sf.emulator.soql.functions import CompileContext
 from crmarena_sf.emulator.soql.json_records import worth_writing_json
-from crmarena_sf.emulator.soql.parser import parse
+from crmarena_sf.emulator.soql.parser import parse, parse_selection
+from crmarena_sf.emulator.soql.selection import RecordSelection
 from crmarena_sf.emulator.soql.translate import Plan, PlanOptions, compile_plan
 from crmarena_sf.emulator.store.indexes import indexed_columns
 from crmarena_sf.emulator.store.recycle_bin import tables_without_deleted
@@ -89,10 +90,16 @@ def clear_caches() -> None:
     _plans.clear()
 
 
-def bound_query(schema, text: str) -> BoundQuery:
-    """The bound query for ``text`` (cached, errors included); raises SoqlError."""
+def bound_query(schema, text: str | RecordSelection) -> BoundQuery:
+    """The bound query for ``text``, or for a query given by parts (cached, errors included); raises SoqlError."""
     key = (schema, text)  # the schema itself, not id(): a dead schema's id can be reused
-    return _bound.get_or_compute(key, lambda: bind(parse(_bounded(text)), schema))
+    return _bound.get_or_compute(key, lambda: bind(_parsed(text), schema))
+
+
+def _parsed(text: str | RecordSelection):
+    if isinstance(text, RecordSelection):
+        return parse_selection(text)
+    return parse(_bounded(text))
 
 
 def _bounded(text: str) -> str:
@@ -107,9 +114,9 @@ def context(org: Org) -> CompileContext:
 
 
 def plan_for(
-    org: Org, text: str, include_deleted: bool, api_version: str, restrict_ids: bool = False
+    org: Org, text: str | RecordSelection, include_deleted: bool, api_version: str, restrict_ids: bool = False
 ) -> Plan:
-    """The compiled plan of ``text`` for ``org`` now (cached); raises SoqlError."""
+    """The compiled plan of ``text`` (or of a query given by parts) for ``org`` now (cached); raises SoqlError."""
     options = PlanOptions(
         org.schema,
         context(org),
