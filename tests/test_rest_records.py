@@ -233,7 +233,7 @@ def test_sessions_are_per_org():
 
 def test_every_error_is_json_even_an_unexpected_one(monkeypatch):
     sf = connect("blank")
-    from crmarena_sf.emulator.rest import describe
+    from crmarena_sf.emulator.rest.data import describe
 
     def explode(call):
         raise RuntimeError("bug")

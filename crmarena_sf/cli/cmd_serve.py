@@ -58,9 +58,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from crmarena_sf.emulator.rest.router import Router
-    from crmarena_sf.emulator.rest.server import serve
-    from crmarena_sf.emulator.rest.tls import CertificateDirectoryError, certificate_paths
+    from crmarena_sf.emulator.rest.transport.router import Router
+    from crmarena_sf.emulator.rest.transport.server import serve
+    from crmarena_sf.emulator.rest.transport.tls import CertificateDirectoryError, certificate_paths
 
     if not args.http:
         try:  # before the org, which may take seconds to open: a bad --cert-dir fails at once

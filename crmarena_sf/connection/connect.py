@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from simple_salesforce import Salesforce
 
 DEFAULT_VERSION = "62.0"
-"""The API version both backends use unless told otherwise (the emulator's newest, see emulator.rest.versions)."""
+"""The API version both backends use unless told otherwise (the emulator's newest, see emulator.rest.data.versions)."""
 
 EMULATOR_INSTANCE_URL = "https://crmarena-sf.my.salesforce.com"
 """Where an emulated org appears to live (only the mounted adapter ever answers it)."""
@@ -78,8 +78,8 @@ def connect_emulator(
     import requests
     from simple_salesforce import Salesforce
 
-    from crmarena_sf.emulator.rest.adapter import EmulatorAdapter
-    from crmarena_sf.emulator.rest.router import Router
+    from crmarena_sf.emulator.rest.transport.adapter import EmulatorAdapter
+    from crmarena_sf.emulator.rest.transport.router import Router
 
     router = Router.for_org(resolve_org(org, writable=writable, describes=describes))
     if session is None:
@@ -97,7 +97,7 @@ def connect_emulator(
 
 def emulated_org(sf: Salesforce):
     """The emulator org behind a client made by :func:`connect` (None for a real org)."""
-    from crmarena_sf.emulator.rest.adapter import EmulatorAdapter
+    from crmarena_sf.emulator.rest.transport.adapter import EmulatorAdapter
 
     adapter = sf.session.get_adapter(f"https://{sf.sf_instance}/") if sf.session else None
     return adapter.router.org if isinstance(adapter, EmulatorAdapter) else None
@@ -110,7 +110,7 @@ def emulator_errors(sf: Salesforce) -> list[str]:
     benchmark runner does not score an episode that met one. Empty for a real org, whose 5xx
     are its own.
     """
-    from crmarena_sf.emulator.rest.adapter import EmulatorAdapter
+    from crmarena_sf.emulator.rest.transport.adapter import EmulatorAdapter
 
     adapter = sf.session.get_adapter(f"https://{sf.sf_instance}/") if sf.session else None
     return list(adapter.server_errors) if isinstance(adapter, EmulatorAdapter) else []

@@ -79,7 +79,7 @@ class MockSalesforce:
     def __enter__(self) -> MockSalesforce:
         import responses
 
-        from crmarena_sf.emulator.rest.router import Router
+        from crmarena_sf.emulator.rest.transport.router import Router
         from crmarena_sf.emulator.store.org import Org
 
         if self.fork and isinstance(self._org_name, Org):
@@ -142,7 +142,7 @@ class MockSalesforce:
         )
 
     def _answer(self, prepared) -> tuple[int, dict[str, str], bytes]:
-        from crmarena_sf.emulator.rest.adapter import answer as routed
+        from crmarena_sf.emulator.rest.transport.adapter import answer as routed
 
         answer = routed(self.router, prepared, self.instance_url)
         return answer.status, dict(answer.headers), answer.body

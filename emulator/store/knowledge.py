@@ -3,7 +3,7 @@
 An article version created through the API is a draft (``PublishStatus = 'Draft'``, which no
 client may write); publishing makes it ``Online``, the latest version, and stamps its first and
 last publication dates (Salesforce Knowledge Developer Guide, "Publish an Article"; the REST
-action ``publishKnowledgeArticles``, :mod:`crmarena_sf.emulator.rest.knowledge_actions`). Searches and
+action ``publishKnowledgeArticles``, :mod:`crmarena_sf.emulator.rest.data.knowledge_actions`). Searches and
 queries filtered on ``PublishStatus = 'Online'`` see it from then on.
 """
 

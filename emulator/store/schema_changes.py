@@ -7,7 +7,7 @@ LastViewedDate, LastReferencedDate) and a key prefix of its own; a custom field 
 the object's describe, in SOQL and in SOSL at once, empty on every existing record; a lookup
 adds a child relationship (``<relationshipName>__r``) to the parent it points at.
 
-Every transport calls these functions (the SOAP Metadata API in :mod:`crmarena_sf.emulator.rest.metadata_api`
+Every transport calls these functions (the SOAP Metadata API in :mod:`crmarena_sf.emulator.rest.schema_api.metadata_api`
 today), so the change lives in the store: the org gets a new :class:`~crmarena_sf.metadata.model.Schema`
 (schemas are shared between orgs and never mutated), its tables gain the table or column (a
 fork reading the table through its parent gets its own copy first), and the describe documents
