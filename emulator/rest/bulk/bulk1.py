@@ -40,7 +40,7 @@ from crmarena_sf.emulator.rest.bulk.bulk1_formats import (
 from crmarena_sf.emulator.rest.bulk.bulk_ingest import csv_record
 from crmarena_sf.emulator.rest.data import versions
 from crmarena_sf.emulator.rest.transport.messages import Headers, Request, Response
-from crmarena_sf.emulator.rest.transport.resource import Call
+from crmarena_sf.emulator.rest.transport.resource import RestCall
 from crmarena_sf.emulator.store.batch import OPERATIONS, RecordOutcome, apply_records
 
 if TYPE_CHECKING:
@@ -140,15 +140,16 @@ class Job:
 _ROUTES: list[tuple[re.Pattern, dict[str, Any]]] = []
 
 
-def handle(router: Router, request: Request, version: str, rest: str) -> Response:
-    """Answer one async API request (the path after ``/services/async/XX.X/``); never raises."""
+def handle(router: Router, request: Request, version: str, rest: str | None) -> Response:
+    """Answer one async API request (``rest``: the path after ``/services/async/XX.X/``); never raises."""
+    rest = (rest or "").strip("/")
     as_json = wants_json(request.headers.get("Content-Type"))
     try:
         if not versions.is_supported(version):
             raise BulkError("InvalidVersion", f"Invalid API version: {version}", 404)
         if not router.accepts(request.headers.get("X-SFDC-Session") or router.session_of(request)):
             raise BulkError("InvalidSessionId", "Invalid session id")
-        call = Call(request=request, org=router.org, router=router, version=version)
+        call = RestCall(request=request, org=router.org, router=router, version=version)
         method = "GET" if request.method == "HEAD" else request.method
         for pattern, handlers in _ROUTES:
             match = pattern.match(rest.strip("/"))
@@ -164,11 +165,11 @@ def handle(router: Router, request: Request, version: str, rest: str) -> Respons
         return error_response(exc, as_json)
 
 
-def _jobs(call: Call) -> dict[str, Job]:
+def _jobs(call: RestCall) -> dict[str, Job]:
     return call.router.state.setdefault("bulk1.jobs", {})  # type: ignore[return-value]
 
 
-def _job(call: Call, job_id: str) -> Job:
+def _job(call: RestCall, job_id: str) -> Job:
     job = _jobs(call).get(ids.normalize(job_id) or job_id)
     if job is None:
         raise BulkError("InvalidJob", f"Invalid job id: {job_id}")
@@ -182,14 +183,14 @@ def _batch(job: Job, batch_id: str) -> Batch:
     return batch
 
 
-def _answers_json(call: Call, job: Job | None = None) -> bool:
+def _answers_json(call: RestCall, job: Job | None = None) -> bool:
     return wants_json(call.request.headers.get("Content-Type")) or (
         job is not None and job.content_type == "JSON"
     )
 
 
 # ---------------------------------------------------------------------------- jobs
-def create_job(call: Call) -> Response:
+def create_job(call: RestCall) -> Response:
     """``POST job``: a JobInfo with ``operation``, ``object``, ``contentType`` (and ``externalIdFieldName``)."""
     as_json = _answers_json(call)
     info = read_info(call.request.body, call.request.headers.get("Content-Type"))
@@ -224,7 +225,7 @@ def create_job(call: Call) -> Response:
     return info_response(201, "jobInfo", job.info(as_json), as_json)
 
 
-def job_info(call: Call, job_id: str) -> Response:
+def job_info(call: RestCall, job_id: str) -> Response:
     """``GET job/<id>``; ``POST job/<id>`` with ``state`` Closed or Aborted changes it."""
     job = _job(call, job_id)
     as_json = _answers_json(call, job)
@@ -241,7 +242,7 @@ def job_info(call: Call, job_id: str) -> Response:
 
 
 # ---------------------------------------------------------------------------- batches
-def batches(call: Call, job_id: str) -> Response:
+def batches(call: RestCall, job_id: str) -> Response:
     """``POST job/<id>/batch`` adds (and runs) a batch; ``GET`` lists the job's batches."""
     job = _job(call, job_id)
     as_json = _answers_json(call, job)
@@ -261,7 +262,7 @@ def batches(call: Call, job_id: str) -> Response:
     return info_response(201, "batchInfo", batch.info(as_json), as_json)
 
 
-def _run(call: Call, job: Job, batch: Batch) -> None:
+def _run(call: RestCall, job: Job, batch: Batch) -> None:
     """Run a batch at once; whatever goes wrong ends it ``Failed`` with Salesforce's wording."""
     try:
         if job.operation in QUERY_OPERATIONS:
@@ -275,7 +276,7 @@ def _run(call: Call, job: Job, batch: Batch) -> None:
         batch.state, batch.state_message = "Failed", f"{error.error_code} : {error.message}"
 
 
-def _run_dml(call: Call, job: Job, batch: Batch) -> None:
+def _run_dml(call: RestCall, job: Job, batch: Batch) -> None:
     obj = call.org.sobject(job.object)
     records: list[dict[str, Any] | SalesforceError]
     if job.content_type == "CSV":
@@ -301,7 +302,7 @@ def _run_dml(call: Call, job: Job, batch: Batch) -> None:
     batch.processed = len(batch.outcomes)
 
 
-def _run_query(call: Call, job: Job, batch: Batch) -> None:
+def _run_query(call: RestCall, job: Job, batch: Batch) -> None:
     from crmarena_sf.emulator import soql
 
     text = batch.data.decode("utf-8", "replace").strip()
@@ -326,13 +327,13 @@ def _run_query(call: Call, job: Job, batch: Batch) -> None:
     batch.processed = len(records)
 
 
-def batch_info(call: Call, job_id: str, batch_id: str) -> Response:
+def batch_info(call: RestCall, job_id: str, batch_id: str) -> Response:
     job = _job(call, job_id)
     as_json = _answers_json(call, job)
     return info_response(200, "batchInfo", _batch(job, batch_id).info(as_json), as_json)
 
 
-def batch_results(call: Call, job_id: str, batch_id: str) -> Response:
+def batch_results(call: RestCall, job_id: str, batch_id: str) -> Response:
     """``GET .../result``: per-record results, or a query batch's result ids."""
     job = _job(call, job_id)
     batch = _batch(job, batch_id)
@@ -343,7 +344,7 @@ def batch_results(call: Call, job_id: str, batch_id: str) -> Response:
     return dml_results(batch.outcomes, job.content_type)
 
 
-def query_results(call: Call, job_id: str, batch_id: str, result_id: str) -> Response:
+def query_results(call: RestCall, job_id: str, batch_id: str, result_id: str) -> Response:
     """``GET .../result/<result id>``: the records of a query batch."""
     job = _job(call, job_id)
     batch = _batch(job, batch_id)
@@ -352,7 +353,7 @@ def query_results(call: Call, job_id: str, batch_id: str, result_id: str) -> Res
     return query_result(batch.records, job.content_type, call.org.schema)
 
 
-def batch_request(call: Call, job_id: str, batch_id: str) -> Response:
+def batch_request(call: RestCall, job_id: str, batch_id: str) -> Response:
     """``GET .../request``: the batch's data as it was sent."""
     job = _job(call, job_id)
     batch = _batch(job, batch_id)

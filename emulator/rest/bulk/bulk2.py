@@ -24,7 +24,7 @@ from crmarena_sf.emulator.rest.bulk import bulk_csv
 from crmarena_sf.emulator.rest.bulk.bulk_ingest import IngestOutcome, run_ingest
 from crmarena_sf.emulator.rest.transport.messages import Headers, Response, empty_response, json_response
 from crmarena_sf.emulator.rest.transport.params import capped_number
-from crmarena_sf.emulator.rest.transport.resource import Call, Route
+from crmarena_sf.emulator.rest.transport.resource import RestCall, Route
 from crmarena_sf.emulator.store.coerce import json_token
 from crmarena_sf.emulator.wire import format_datetime
 
@@ -102,11 +102,11 @@ class Job:
         return body
 
 
-def _jobs(call: Call) -> dict[str, Job]:
+def _jobs(call: RestCall) -> dict[str, Job]:
     return call.router.state.setdefault("bulk2.jobs", {})  # type: ignore[return-value]
 
 
-def _job(call: Call, job_id: str, kind: str) -> Job:
+def _job(call: RestCall, job_id: str, kind: str) -> Job:
     canonical = ids.normalize(job_id) or job_id
     job = _jobs(call).get(canonical)
     if job is None or job.kind != kind:
@@ -114,7 +114,7 @@ def _job(call: Call, job_id: str, kind: str) -> Job:
     return job
 
 
-def _new_job(call: Call, kind: str, body: dict[str, Any]) -> Job:
+def _new_job(call: RestCall, kind: str, body: dict[str, Any]) -> Job:
     operation = body.get("operation")
     allowed = INGEST_OPERATIONS if kind == "ingest" else QUERY_OPERATIONS
     if operation not in allowed:
@@ -163,7 +163,7 @@ _STRING_OPTIONS = (
 """Job properties that are strings (create_job.htm, query_create_job.htm, close_job.htm)."""
 
 
-def _body(call: Call) -> dict[str, Any]:
+def _body(call: RestCall) -> dict[str, Any]:
     """The job request body; a property of the wrong JSON type refuses it whole (nothing is created)."""
     data = call.request.json()
     if not isinstance(data, dict):
@@ -179,7 +179,7 @@ def _body(call: Call) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------- ingest
-def create_ingest(call: Call) -> Response:
+def create_ingest(call: RestCall) -> Response:
     body = _body(call)
     obj = call.org.schema.get(str(body.get("object") or ""))
     if obj is None:
@@ -200,7 +200,7 @@ def create_ingest(call: Call) -> Response:
     return json_response(200, job.info())
 
 
-def upload(call: Call, job_id: str) -> Response:
+def upload(call: RestCall, job_id: str) -> Response:
     """``PUT jobs/ingest/<id>/batches``: the job's CSV data (once)."""
     job = _job(call, job_id, "ingest")
     if job.data is not None or job.state != "Open":
@@ -213,7 +213,7 @@ def upload(call: Call, job_id: str) -> Response:
     return empty_response(201)
 
 
-def change_state(call: Call, job_id: str, kind: str) -> Response:
+def change_state(call: RestCall, job_id: str, kind: str) -> Response:
     """``PATCH jobs/<kind>/<id>`` with ``{"state": "UploadComplete" | "Aborted"}``."""
     job = _job(call, job_id, kind)
     wanted = _body(call).get("state")
@@ -229,7 +229,7 @@ def change_state(call: Call, job_id: str, kind: str) -> Response:
     return json_response(200, info)
 
 
-def _process_ingest(call: Call, job: Job) -> None:
+def _process_ingest(call: RestCall, job: Job) -> None:
     """Run the job's rows; whatever goes wrong, the job ends ``Failed`` (never stuck in UploadComplete)
     and a failure that stops the run midway keeps none of its rows."""
     obj = call.org.schema.get(job.object)
@@ -259,7 +259,7 @@ def _fail(job: Job, message: str) -> None:
     job.error_message = message
 
 
-def ingest_results(call: Call, job_id: str, which: str) -> Response:
+def ingest_results(call: RestCall, job_id: str, which: str) -> Response:
     """``successfulResults``, ``failedResults`` or ``unprocessedrecords`` as CSV."""
     job = _job(call, job_id, "ingest")
     outcome = job.outcome or IngestOutcome()
@@ -288,7 +288,7 @@ def _parsed_rows(job: Job) -> list[list[str]]:
 
 
 # ---------------------------------------------------------------------------- query
-def create_query(call: Call) -> Response:
+def create_query(call: RestCall) -> Response:
     body = _body(call)
     job = _new_job(call, "query", body)
     job.query = str(body.get("query") or "")
@@ -318,7 +318,7 @@ def create_query(call: Call) -> Response:
     return json_response(200, info)
 
 
-def query_results(call: Call, job_id: str) -> Response:
+def query_results(call: RestCall, job_id: str) -> Response:
     """``GET jobs/query/<id>/results[?locator=&maxRecords=]``: one page of CSV."""
     job = _job(call, job_id, "query")
     start = _locator_offset(call.request.param("locator"))
@@ -347,11 +347,11 @@ def _locator_offset(locator: str | None) -> int:
 
 
 # ---------------------------------------------------------------------------- shared
-def get_job(call: Call, job_id: str, kind: str) -> Response:
+def get_job(call: RestCall, job_id: str, kind: str) -> Response:
     return json_response(200, _job(call, job_id, kind).info(detailed=True))
 
 
-def delete_job(call: Call, job_id: str, kind: str) -> Response:
+def delete_job(call: RestCall, job_id: str, kind: str) -> Response:
     job = _job(call, job_id, kind)
     if job.state not in FINAL_STATES and job.state != "UploadComplete":
         job.state = "Aborted"
@@ -359,7 +359,7 @@ def delete_job(call: Call, job_id: str, kind: str) -> Response:
     return empty_response(204)
 
 
-def list_jobs(call: Call, kind: str) -> Response:
+def list_jobs(call: RestCall, kind: str) -> Response:
     records = [j.info(detailed=True) for j in _jobs(call).values() if j.kind == kind]
     return json_response(200, {"done": True, "records": records, "nextRecordsUrl": None})
 

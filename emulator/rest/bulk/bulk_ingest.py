@@ -20,7 +20,7 @@ from crmarena_sf.emulator.store.record_errors import no_such_field
 from crmarena_sf.metadata.model import SObject
 
 if TYPE_CHECKING:
-    from crmarena_sf.emulator.rest.transport.resource import Call
+    from crmarena_sf.emulator.rest.transport.resource import RestCall
     from crmarena_sf.emulator.store.org import Org
 
 
@@ -39,7 +39,7 @@ def error_text(error: SalesforceError) -> str:
 
 
 def run_ingest(
-    call: Call,
+    call: RestCall,
     obj: SObject,
     operation: str,
     external_id: str | None,

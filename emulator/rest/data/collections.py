@@ -17,7 +17,7 @@ from crmarena_sf.emulator.error_boundary import as_salesforce_error
 from crmarena_sf.emulator.errors import SalesforceError
 from crmarena_sf.emulator.rest.data.sobjects import render_record
 from crmarena_sf.emulator.rest.transport.messages import Response, json_response
-from crmarena_sf.emulator.rest.transport.resource import Call, Route
+from crmarena_sf.emulator.rest.transport.resource import RestCall, Route
 from crmarena_sf.emulator.store.coerce import coerce, json_token
 from crmarena_sf.emulator.store.dml import delete_many
 from crmarena_sf.emulator.store.external_ids import (
@@ -63,7 +63,7 @@ class _Rollback(Exception):
     pass
 
 
-def _records_body(call: Call) -> tuple[list[Any], bool]:
+def _records_body(call: RestCall) -> tuple[list[Any], bool]:
     data = call.request.json()
     if not isinstance(data, dict) or not isinstance(data.get("records"), list):
         raise SalesforceError(
@@ -78,7 +78,7 @@ def _truthy(value: Any) -> bool:
     return value is True or (isinstance(value, str) and value.lower() == "true")
 
 
-def _run(call: Call, count: int, all_or_none: bool, one) -> list[dict[str, Any]]:
+def _run(call: RestCall, count: int, all_or_none: bool, one) -> list[dict[str, Any]]:
     """Apply ``one(index) -> result`` to every record; with allOrNone, roll back on the first failure."""
     results: list[dict[str, Any]] = []
     try:
@@ -98,7 +98,7 @@ def _run(call: Call, count: int, all_or_none: bool, one) -> list[dict[str, Any]]
     return results
 
 
-def _record_type(call: Call, record: Any):
+def _record_type(call: RestCall, record: Any):
     if not isinstance(record, dict):
         raise SalesforceError(
             "JSON_PARSER_ERROR", "Cannot deserialize instance of sObject from non-object value"
@@ -121,7 +121,7 @@ def _fields(record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if k != "attributes"}
 
 
-def create(call: Call) -> Response:
+def create(call: RestCall) -> Response:
     """``POST composite/sobjects``: create up to 200 records of any types."""
     records, all_or_none = _records_body(call)
 
@@ -135,7 +135,7 @@ def create(call: Call) -> Response:
     return json_response(200, _run(call, len(records), all_or_none, one))
 
 
-def update(call: Call) -> Response:
+def update(call: RestCall) -> Response:
     """``PATCH composite/sobjects``: update up to 200 records, each naming its Id."""
     records, all_or_none = _records_body(call)
 
@@ -153,7 +153,7 @@ def update(call: Call) -> Response:
     return json_response(200, _run(call, len(records), all_or_none, one))
 
 
-def delete(call: Call) -> Response:
+def delete(call: RestCall) -> Response:
     """``DELETE composite/sobjects?ids=a,b[&allOrNone=true]``."""
     record_ids = [i for i in (call.request.param("ids") or "").split(",") if i]
     if len(record_ids) > MAX_RECORDS:
@@ -178,7 +178,7 @@ def delete(call: Call) -> Response:
     return json_response(200, results)
 
 
-def _delete_together(call: Call, record_ids: list[str]) -> list[dict[str, Any]]:
+def _delete_together(call: RestCall, record_ids: list[str]) -> list[dict[str, Any]]:
     """Without allOrNone, the records of each object are deleted together (:func:`delete_many`); same answers."""
     results: list[dict[str, Any] | None] = [None] * len(record_ids)
     by_object: dict[str, list[int]] = {}
@@ -196,14 +196,14 @@ def _delete_together(call: Call, record_ids: list[str]) -> list[dict[str, Any]]:
     return results  # type: ignore[return-value]
 
 
-def retrieve(call: Call, name: str) -> Response:
+def retrieve(call: RestCall, name: str) -> Response:
     """``GET composite/sobjects/<Object>?ids=&fields=``: the records, ``null`` where none exists."""
     record_ids = [i for i in (call.request.param("ids") or "").split(",") if i]
     fields = [f for f in (call.request.param("fields") or "").split(",") if f]
     return _retrieved(call, name, record_ids, fields)
 
 
-def retrieve_many(call: Call, name: str) -> Response:
+def retrieve_many(call: RestCall, name: str) -> Response:
     """``POST composite/sobjects/<Object>`` with ``{"ids": [...], "fields": [...]}``: the same answer
     as GET, for more Ids than a URL holds (resources_composite_sobjects_collections_retrieve.htm)."""
     data = call.request.json()
@@ -214,7 +214,7 @@ def retrieve_many(call: Call, name: str) -> Response:
     return _retrieved(call, name, record_ids, [str(f) for f in fields if f])
 
 
-def _retrieved(call: Call, name: str, record_ids: list[str], fields: list[str]) -> Response:
+def _retrieved(call: RestCall, name: str, record_ids: list[str], fields: list[str]) -> Response:
     obj = call.sobject(name)
     if len(record_ids) > 2000:
         raise too_many_records()
@@ -231,7 +231,7 @@ def _retrieved(call: Call, name: str, record_ids: list[str], fields: list[str]) 
     return json_response(200, out)
 
 
-def upsert(call: Call, name: str, field: str) -> Response:
+def upsert(call: RestCall, name: str, field: str) -> Response:
     """``PATCH composite/sobjects/<Object>/<ExternalIdField>``: upsert up to 200 records of one type."""
     obj = call.sobject(name)
     key = external_id_field(obj, field)
@@ -255,7 +255,7 @@ def upsert(call: Call, name: str, field: str) -> Response:
 
 
 def _upsert_together(
-    call: Call, obj, key, records: list, keys: list, repeated: set[int]
+    call: RestCall, obj, key, records: list, keys: list, repeated: set[int]
 ) -> list[dict[str, Any]]:
     """Without allOrNone, the records are upserted together (:func:`upsert_many`: one lookup, one
     insert), with the answers one by one would give."""

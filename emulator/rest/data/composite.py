@@ -25,7 +25,7 @@ from crmarena_sf.emulator.rest.data import versions
 from crmarena_sf.emulator.rest.data.composite_request import read_composite_request
 from crmarena_sf.emulator.rest.transport.messages import Headers, Request, Response, error_response
 from crmarena_sf.emulator.rest.transport.params import capped_number
-from crmarena_sf.emulator.rest.transport.resource import Call, Route
+from crmarena_sf.emulator.rest.transport.resource import RestCall, Route
 
 _REFERENCE = re.compile(r"@\{([A-Za-z0-9_]+)((?:\.[A-Za-z0-9_]+|\[[0-9]+\])*)\}")
 _PATH_STEP = re.compile(r"\.([A-Za-z0-9_]+)|\[([0-9]+)\]")
@@ -104,7 +104,7 @@ def _error_entry(reference_id: Any, error: SalesforceError) -> dict[str, Any]:
     return _subrequest_response(reference_id, error_response(error))
 
 
-def _execute(call: Call, sub: dict[str, Any], results: dict[str, Any], all_or_none: bool) -> Response:
+def _execute(call: RestCall, sub: dict[str, Any], results: dict[str, Any], all_or_none: bool) -> Response:
     """Run one subrequest through the router (inside the composite's lock)."""
     method = str(sub.get("method") or "").upper()
     parts = urlsplit(resolve_references(sub.get("url") or "", results))
@@ -140,7 +140,7 @@ def _execute(call: Call, sub: dict[str, Any], results: dict[str, Any], all_or_no
     return response
 
 
-def _add_location(call: Call, response: Response, version: str, rest: str) -> None:
+def _add_location(call: RestCall, response: Response, version: str, rest: str) -> None:
     """A subrequest that created a record answers with its URL in ``Location``."""
     segments = rest.split("/")
     if response.status != 201 or segments[0].lower() != "sobjects" or len(segments) < 2:
@@ -151,7 +151,9 @@ def _add_location(call: Call, response: Response, version: str, rest: str) -> No
         response.headers["Location"] = f"/services/data/v{version}/sobjects/{obj.name}/{created['id']}"
 
 
-def run_subrequests(call: Call, subrequests: list[dict[str, Any]], all_or_none: bool) -> tuple[list, bool]:
+def run_subrequests(
+    call: RestCall, subrequests: list[dict[str, Any]], all_or_none: bool
+) -> tuple[list, bool]:
     """Run composite subrequests in order: their ``compositeResponse`` entries, and whether all succeeded.
 
     With ``all_or_none`` the first failure rolls every write back and the other entries become
@@ -185,7 +187,7 @@ def run_subrequests(call: Call, subrequests: list[dict[str, Any]], all_or_none: 
     return entries, failed is None
 
 
-def composite(call: Call) -> Response:
+def composite(call: RestCall) -> Response:
     """``POST composite``."""
     subrequests, all_or_none = read_composite_request(call.request.json())
     entries, _ = run_subrequests(call, subrequests, all_or_none)

@@ -25,12 +25,12 @@ from crmarena_sf.emulator.rest.transport.messages import (
     error_response,
     json_response,
 )
-from crmarena_sf.emulator.rest.transport.resource import Call, Route
+from crmarena_sf.emulator.rest.transport.resource import RestCall, Route
 
 HALTED = {"errorCode": "BATCH_PROCESSING_HALTED", "message": "Batch processing halted per request"}
 
 
-def _run(call: Call, sub: Any) -> Response:
+def _run(call: RestCall, sub: Any) -> Response:
     if not isinstance(sub, dict):
         raise SalesforceError(
             "JSON_PARSER_ERROR", "Cannot deserialize instance of batchRequest from non-object value"
@@ -59,7 +59,7 @@ def _run(call: Call, sub: Any) -> Response:
     return call.router.dispatch(request, version, rest)
 
 
-def composite_batch(call: Call) -> Response:
+def composite_batch(call: RestCall) -> Response:
     """``POST composite/batch``."""
     data = call.request.json()
     subrequests = data.get("batchRequests") if isinstance(data, dict) else None

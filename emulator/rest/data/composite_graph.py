@@ -17,7 +17,7 @@ from crmarena_sf.emulator.errors import SalesforceError
 from crmarena_sf.emulator.rest.data.composite import run_subrequests
 from crmarena_sf.emulator.rest.data.composite_request import MAX_SUBREQUESTS, read_composite_request
 from crmarena_sf.emulator.rest.transport.messages import Response, json_response
-from crmarena_sf.emulator.rest.transport.resource import Call, Route
+from crmarena_sf.emulator.rest.transport.resource import RestCall, Route
 
 MAX_GRAPHS = 75
 MAX_NODES = 500
@@ -39,7 +39,7 @@ def _subrequests(graph: dict[str, Any]) -> list[dict[str, Any]]:
     return subrequests
 
 
-def composite_graph(call: Call) -> Response:
+def composite_graph(call: RestCall) -> Response:
     """``POST composite/graph``."""
     data = call.request.json()
     graphs = data.get("graphs") if isinstance(data, dict) else None

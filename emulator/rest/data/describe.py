@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from crmarena_sf.emulator.rest.transport.messages import Headers, Response, json_response
-from crmarena_sf.emulator.rest.transport.resource import Call, Route
+from crmarena_sf.emulator.rest.transport.resource import RestCall, Route
 from crmarena_sf.emulator.store import storage
 from crmarena_sf.metadata.model import SObject
 
@@ -53,7 +53,7 @@ GLOBAL_DESCRIBE_KEYS = (
 """The keys of one ``sobjects[]`` entry of a global describe (DescribeGlobalSObjectResult)."""
 
 
-def cached_json(call: Call, key: tuple, build) -> Response:
+def cached_json(call: RestCall, key: tuple, build) -> Response:
     """A JSON response whose body is built once per org, key and API version."""
     cache: dict = call.org.cache.setdefault("rest.describe", {})
     cache_key = (*key, call.version)
@@ -71,7 +71,7 @@ def global_entry(obj: SObject) -> dict[str, Any]:
     return {key: doc[key] for key in GLOBAL_DESCRIBE_KEYS if key in doc}
 
 
-def global_describe(call: Call) -> Response:
+def global_describe(call: RestCall) -> Response:
     """``GET sobjects``: every object of the org, sorted by name as Salesforce lists them."""
 
     def build() -> dict[str, Any]:
@@ -81,7 +81,7 @@ def global_describe(call: Call) -> Response:
     return cached_json(call, ("global",), build)
 
 
-def basic_info(call: Call, name: str) -> Response:
+def basic_info(call: RestCall, name: str) -> Response:
     """``GET sobjects/<Object>``: the object's global-describe entry and recently viewed items (none)."""
     obj = call.sobject(name)
     return cached_json(
@@ -89,7 +89,7 @@ def basic_info(call: Call, name: str) -> Response:
     )
 
 
-def describe(call: Call, name: str) -> Response:
+def describe(call: RestCall, name: str) -> Response:
     """``GET sobjects/<Object>/describe``: the full describe document."""
     obj = call.sobject(name)
     return cached_json(call, ("describe", obj.name), obj.model_dump)
@@ -110,7 +110,7 @@ LIMIT_MAXIMUMS = {
 """A Developer Edition org's allowances, by the names ``GET limits`` uses."""
 
 
-def limits(call: Call) -> Response:
+def limits(call: RestCall) -> Response:
     """``GET limits``: ``{Name: {"Max", "Remaining"}}``; API requests and Bulk jobs count down as used,
     ``DataStorageMB`` by what the org's records use (:mod:`crmarena_sf.emulator.store.storage`), in whole MB."""
     used = {
@@ -135,7 +135,7 @@ def limits(call: Call) -> Response:
 
 
 ROUTES = [
-    Route(r"sobjects", GET=global_describe),
-    Route(r"sobjects/(?P<name>[^/]+)/describe", GET=describe),
+    Route(r"sobjects", GET=global_describe, read_only=True),
+    Route(r"sobjects/(?P<name>[^/]+)/describe", GET=describe, read_only=True),
     Route(r"limits", GET=limits),
 ]

@@ -16,14 +16,14 @@ from typing import Any
 
 from crmarena_sf.emulator.errors import SalesforceError
 from crmarena_sf.emulator.rest.transport.messages import Response, json_response
-from crmarena_sf.emulator.rest.transport.resource import Call, Route
+from crmarena_sf.emulator.rest.transport.resource import RestCall, Route
 from crmarena_sf.emulator.store.knowledge import publish_versions
 
 ACTION = "publishKnowledgeArticles"
 FIRST_VERSION = 44.0
 
 
-def publish(call: Call) -> Response:
+def publish(call: RestCall) -> Response:
     """``POST actions/standard/publishKnowledgeArticles``."""
     if call.api_version_number < FIRST_VERSION:
         raise SalesforceError("NOT_FOUND", "The requested resource does not exist", status=404)
@@ -34,7 +34,7 @@ def publish(call: Call) -> Response:
     return json_response(200, [_one(call, item) for item in inputs])
 
 
-def _one(call: Call, item: Any) -> dict[str, Any]:
+def _one(call: RestCall, item: Any) -> dict[str, Any]:
     listed = item.get("articleVersionIdList") if isinstance(item, dict) else None
     if isinstance(listed, str):
         listed = [part.strip() for part in listed.split(",") if part.strip()]

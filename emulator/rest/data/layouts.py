@@ -18,7 +18,7 @@ from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.errors import not_found
 from crmarena_sf.emulator.rest.data.describe import cached_json
 from crmarena_sf.emulator.rest.transport.messages import Response
-from crmarena_sf.emulator.rest.transport.resource import Call, Route
+from crmarena_sf.emulator.rest.transport.resource import RestCall, Route
 from crmarena_sf.metadata.model import Field, SObject
 
 MASTER_RECORD_TYPE = "012000000000000AAA"
@@ -73,7 +73,7 @@ def _section(obj: SObject, layout_id: str, fields: list[Field], editable: bool) 
     }
 
 
-def _related_lists(call: Call, obj: SObject) -> list[dict[str, Any]]:
+def _related_lists(call: RestCall, obj: SObject) -> list[dict[str, Any]]:
     lists = []
     for rel in obj.childRelationships:
         child = call.org.schema.get(rel.childSObject)
@@ -107,7 +107,7 @@ def _related_lists(call: Call, obj: SObject) -> list[dict[str, Any]]:
     return lists
 
 
-def _layout(call: Call, obj: SObject) -> dict[str, Any]:
+def _layout(call: RestCall, obj: SObject) -> dict[str, Any]:
     layout_id = ids.make_id("00h", 1)
     fields = _layout_fields(obj)
     editable = [f for f in fields if f.createable or f.updateable]
@@ -139,7 +139,7 @@ def _record_types(obj: SObject) -> list[tuple[str, str, str, bool, bool]]:
     return found
 
 
-def describe_layouts(call: Call, name: str) -> Response:
+def describe_layouts(call: RestCall, name: str) -> Response:
     """``GET sobjects/<Object>/describe/layouts``."""
     obj = call.sobject(name)
 
@@ -164,7 +164,7 @@ def describe_layouts(call: Call, name: str) -> Response:
     return cached_json(call, ("layouts", obj.name), build)
 
 
-def record_type_layout(call: Call, name: str, record_type: str) -> Response:
+def record_type_layout(call: RestCall, name: str, record_type: str) -> Response:
     """``GET sobjects/<Object>/describe/layouts/<recordTypeId>``: that record type's layout."""
     obj = call.sobject(name)
     wanted = ids.normalize(record_type)
@@ -186,7 +186,7 @@ def _compact_layout(obj: SObject) -> dict[str, Any]:
     }
 
 
-def compact_layouts(call: Call, name: str) -> Response:
+def compact_layouts(call: RestCall, name: str) -> Response:
     """``GET sobjects/<Object>/describe/compactLayouts``."""
     obj = call.sobject(name)
 
@@ -213,7 +213,7 @@ def compact_layouts(call: Call, name: str) -> Response:
     return cached_json(call, ("compactLayouts", obj.name), build)
 
 
-def compact_layout(call: Call, name: str, which: str) -> Response:
+def compact_layout(call: RestCall, name: str, which: str) -> Response:
     """``GET sobjects/<Object>/describe/compactLayouts/primary`` (or ``/<recordTypeId>``)."""
     obj = call.sobject(name)
     if which.lower() != "primary" and ids.normalize(which) not in {rt_id for rt_id, *_ in _record_types(obj)}:

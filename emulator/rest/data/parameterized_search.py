@@ -17,7 +17,7 @@ from typing import Any
 
 from crmarena_sf.emulator.errors import SalesforceError
 from crmarena_sf.emulator.rest.transport.messages import Response, json_response
-from crmarena_sf.emulator.rest.transport.resource import Call, Route
+from crmarena_sf.emulator.rest.transport.resource import RestCall, Route
 
 SEARCH_GROUPS = ("ALL", "NAME", "EMAIL", "PHONE", "SIDEBAR")
 
@@ -68,7 +68,7 @@ def _statement(params: dict[str, Any]) -> str:
     return sosl
 
 
-def _from_query(call: Call) -> dict[str, Any]:
+def _from_query(call: RestCall) -> dict[str, Any]:
     """The GET form's parameters in the POST form's shape."""
     request = call.request
     params: dict[str, Any] = {
@@ -94,7 +94,7 @@ def _from_query(call: Call) -> dict[str, Any]:
     return params
 
 
-def parameterized_search(call: Call) -> Response:
+def parameterized_search(call: RestCall) -> Response:
     """``GET|POST parameterizedSearch``."""
     if call.request.method == "POST":
         params = call.request.json()

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from crmarena_sf.emulator.rest.transport.messages import Response, json_response
-from crmarena_sf.emulator.rest.transport.resource import Call
+from crmarena_sf.emulator.rest.transport.resource import RestCall
 from crmarena_sf.emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
 from crmarena_sf.emulator.soql.errors import SoqlError
 from crmarena_sf.emulator.soql.parser import SelectItem, describe_select
@@ -41,7 +41,7 @@ _NUMBER_TYPES = {"int", "double", "currency", "percent"}
 _TEXT_TYPES = {"string", "textarea", "picklist", "multipicklist", "combobox", "email", "phone", "url"}
 
 
-def columns_response(call: Call, text: str, run_query) -> Response:
+def columns_response(call: RestCall, text: str, run_query) -> Response:
     """The ``columns=true`` answer for ``text``; a query that does not bind fails as the query itself would."""
     try:
         bound = bound_query(call.org.schema, text)

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from crmarena_sf.emulator.rest.transport.messages import Response, json_response
 from crmarena_sf.emulator.rest.transport.params import capped_number
-from crmarena_sf.emulator.rest.transport.resource import Call, Route
+from crmarena_sf.emulator.rest.transport.resource import RestCall, Route
 
 MAX_ITEMS = 200
 
 
-def recent(call: Call) -> Response:
+def recent(call: RestCall) -> Response:
     """``GET recent[?limit=n]``."""
     capped_number(call.request.param("limit") or "", MAX_ITEMS)
     return json_response(200, [])

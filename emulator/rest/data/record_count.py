@@ -10,10 +10,10 @@ records is listed; names the org does not know are left out.
 from __future__ import annotations
 
 from crmarena_sf.emulator.rest.transport.messages import Response, json_response
-from crmarena_sf.emulator.rest.transport.resource import Call, Route
+from crmarena_sf.emulator.rest.transport.resource import RestCall, Route
 
 
-def record_count(call: Call) -> Response:
+def record_count(call: RestCall) -> Response:
     """``GET limits/recordCount``."""
     wanted = [n.strip() for n in (call.request.param("sObjects") or "").split(",") if n.strip()]
     objects = (

@@ -13,16 +13,16 @@ from __future__ import annotations
 from crmarena_sf.emulator import soql
 from crmarena_sf.emulator.errors import not_found
 from crmarena_sf.emulator.rest.transport.messages import Response, json_response
-from crmarena_sf.emulator.rest.transport.resource import Call
+from crmarena_sf.emulator.rest.transport.resource import RestCall
 from crmarena_sf.metadata.model import SObject
 
 
-def _field_list(call: Call, obj: SObject) -> str:
+def _field_list(call: RestCall, obj: SObject) -> str:
     wanted = [f.strip() for f in (call.request.param("fields") or "").split(",") if f.strip()]
     return ", ".join(wanted) if wanted else ", ".join(f.name for f in obj.fields)
 
 
-def traverse(call: Call, obj: SObject, record_id: str, name: str) -> Response:
+def traverse(call: RestCall, obj: SObject, record_id: str, name: str) -> Response:
     """GET a record's parent or children by relationship name (``record_id`` is a canonical Id of ``obj``)."""
     call.org.get(obj.name, record_id, ["Id"])  # 404 when the record does not exist
     parent = obj.parent_relationship(name)

@@ -16,7 +16,7 @@ import datetime as dt
 
 from crmarena_sf.emulator.errors import SalesforceError
 from crmarena_sf.emulator.rest.transport.messages import Response, json_response
-from crmarena_sf.emulator.rest.transport.resource import Call, Route
+from crmarena_sf.emulator.rest.transport.resource import RestCall, Route
 from crmarena_sf.emulator.store.ddl import quote
 from crmarena_sf.emulator.wire import format_datetime, parse_datetime
 from crmarena_sf.metadata.model import SObject
@@ -29,7 +29,7 @@ def _minute(value: dt.datetime) -> dt.datetime:
     return value.replace(second=0, microsecond=0)
 
 
-def _instant(call: Call, name: str) -> dt.datetime:
+def _instant(call: RestCall, name: str) -> dt.datetime:
     text = call.request.param(name)
     if text is None:
         raise SalesforceError("MISSING_ARGUMENT", f"{name} not specified")
@@ -39,7 +39,7 @@ def _instant(call: Call, name: str) -> dt.datetime:
     return _minute(value)
 
 
-def _window(call: Call) -> tuple[dt.datetime, dt.datetime, dt.datetime, dt.datetime]:
+def _window(call: RestCall) -> tuple[dt.datetime, dt.datetime, dt.datetime, dt.datetime]:
     """(start, end, latest date covered, earliest date available) of a replication request."""
     start, end = _instant(call, "start"), _instant(call, "end")
     now = _minute(call.org.clock.now())
@@ -59,14 +59,14 @@ def _stamp_column(obj: SObject) -> str | None:
     return None
 
 
-def _replicable(call: Call, name: str) -> SObject:
+def _replicable(call: RestCall, name: str) -> SObject:
     obj = call.sobject(name)
     if not obj.model_dump().get("replicateable", True):
         raise SalesforceError("INVALID_TYPE", f"sObject type '{obj.name}' is not supported.")
     return obj
 
 
-def updated(call: Call, name: str) -> Response:
+def updated(call: RestCall, name: str) -> Response:
     """``GET sobjects/<Object>/updated?start=&end=``: Ids of records added or changed in the window."""
     obj = _replicable(call, name)
     start, end, covered, _ = _window(call)
@@ -85,7 +85,7 @@ def updated(call: Call, name: str) -> Response:
     return json_response(200, {"ids": found, "latestDateCovered": format_datetime(covered)})
 
 
-def deleted(call: Call, name: str) -> Response:
+def deleted(call: RestCall, name: str) -> Response:
     """``GET sobjects/<Object>/deleted?start=&end=``: records moved to the recycle bin in the window."""
     obj = _replicable(call, name)
     start, end, covered, earliest = _window(call)

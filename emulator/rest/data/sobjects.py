@@ -21,7 +21,7 @@ from typing import Any
 from crmarena_sf.emulator.errors import SalesforceError, not_found
 from crmarena_sf.emulator.rest.data.describe import basic_info
 from crmarena_sf.emulator.rest.transport.messages import Headers, Response, empty_response, json_response
-from crmarena_sf.emulator.rest.transport.resource import Call, Route, method_not_allowed
+from crmarena_sf.emulator.rest.transport.resource import RestCall, Route, method_not_allowed
 from crmarena_sf.emulator.store.external_ids import (
     existing_record_id,
     external_id_field,
@@ -45,7 +45,7 @@ UPSERT_RETURNS_200 = 46.0
 
 
 # ---------------------------------------------------------------------------- rendering
-def render_record(call: Call, obj: SObject, values: dict[str, Any], record_id: str) -> dict[str, Any]:
+def render_record(call: RestCall, obj: SObject, values: dict[str, Any], record_id: str) -> dict[str, Any]:
     """A record as REST returns it: ``attributes`` first, then the fields in the order given."""
     url = call.record_url(obj.name, record_id)
     blobs = _blob_fields(obj)
@@ -75,7 +75,7 @@ def save_result(record_id: str, created: bool | None = None) -> dict[str, Any]:
     return body
 
 
-def body_object(call: Call) -> dict[str, Any]:
+def body_object(call: RestCall) -> dict[str, Any]:
     """The request body as a JSON object, or JSON_PARSER_ERROR as a real org answers a non-object."""
     data = call.request.json()
     if not isinstance(data, dict):
@@ -95,17 +95,17 @@ def _deleted_is_not_found(exc: SalesforceError) -> SalesforceError:
 
 
 # ---------------------------------------------------------------------------- handlers
-def object_info(call: Call, name: str) -> Response:
+def object_info(call: RestCall, name: str) -> Response:
     return basic_info(call, name)
 
 
-def create(call: Call, name: str) -> Response:
+def create(call: RestCall, name: str) -> Response:
     obj = call.sobject(name)
     record_id = call.org.insert(obj.name, body_object(call))
     return json_response(201, save_result(record_id))
 
 
-def record(call: Call, name: str, ref: str) -> Response:
+def record(call: RestCall, name: str, ref: str) -> Response:
     """GET/PATCH/DELETE ``sobjects/X/<Id>``."""
     obj = call.sobject(name)
     method = call.request.method
@@ -137,7 +137,7 @@ def record(call: Call, name: str, ref: str) -> Response:
     return empty_response(204)
 
 
-def by_external_id(call: Call, name: str, field: str, value: str) -> Response:
+def by_external_id(call: RestCall, name: str, field: str, value: str) -> Response:
     """``sobjects/X/<Field>/<value>``: upsert (PATCH), get, delete; or a blob ``sobjects/X/<Id>/<Body>``."""
     obj = call.sobject(name)
     method = call.request.method
@@ -180,7 +180,7 @@ def _blob_field(obj: SObject, first: str, second: str) -> tuple[str, Field] | No
     return record_id, f
 
 
-def upsert(call: Call, obj: SObject, field: Field, value: str, body: dict[str, Any]) -> Response:
+def upsert(call: RestCall, obj: SObject, field: Field, value: str, body: dict[str, Any]) -> Response:
     """Insert or update the record keyed by ``field`` = ``value`` (see the module docstring for statuses)."""
     matches = find_by_external_id(call.org, obj, field, value)
     if len(matches) > 1:
@@ -202,10 +202,18 @@ def upsert(call: Call, obj: SObject, field: Field, value: str, body: dict[str, A
 
 
 ROUTES = [
-    Route(r"sobjects/(?P<name>[^/]+)", GET=object_info, POST=create),
-    Route(r"sobjects/(?P<name>[^/]+)/(?P<ref>[^/]+)", GET=record, PATCH=record, DELETE=record, POST=record),
+    Route(r"sobjects/(?P<name>[^/]+)", GET=object_info, POST=create, read_only=True),
+    Route(
+        r"sobjects/(?P<name>[^/]+)/(?P<ref>[^/]+)",
+        GET=record,
+        PATCH=record,
+        DELETE=record,
+        POST=record,
+        read_only=True,
+    ),
     Route(
         r"sobjects/(?P<name>[^/]+)/(?P<field>[^/]+)/(?P<value>.+)",
+        read_only=True,
         GET=by_external_id,
         PATCH=by_external_id,
         DELETE=by_external_id,

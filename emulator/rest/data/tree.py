@@ -17,7 +17,7 @@ from typing import Any
 from crmarena_sf.emulator.errors import SalesforceError
 from crmarena_sf.emulator.rest.data.collections import MAX_RECORDS, too_many_records
 from crmarena_sf.emulator.rest.transport.messages import Response, json_response
-from crmarena_sf.emulator.rest.transport.resource import Call, Route
+from crmarena_sf.emulator.rest.transport.resource import RestCall, Route
 from crmarena_sf.metadata.model import SObject
 
 
@@ -39,7 +39,7 @@ class _Failed(Exception):
 
 
 def _parse(
-    call: Call,
+    call: RestCall,
     obj: SObject,
     raw: Any,
     level: int,
@@ -69,7 +69,7 @@ def _parse(
             node.values[key] = value
 
 
-def create_tree(call: Call, name: str) -> Response:
+def create_tree(call: RestCall, name: str) -> Response:
     """``POST composite/tree/<Object>``."""
     root = call.sobject(name)
     data = call.request.json()
@@ -98,7 +98,7 @@ def create_tree(call: Call, name: str) -> Response:
     )
 
 
-def _insert_levels(call: Call, nodes: list[_Node]) -> None:
+def _insert_levels(call: RestCall, nodes: list[_Node]) -> None:
     """Create roots first, then each deeper level, one batch per object type (as Salesforce does)."""
     for level in sorted({n.level for n in nodes}):
         groups: dict[str, list[_Node]] = {}

@@ -18,7 +18,7 @@ from typing import Any
 from crmarena_sf.emulator.rest.bulk.bulk_csv import object_of_query
 from crmarena_sf.emulator.rest.data.query import batch_size
 from crmarena_sf.emulator.rest.transport.messages import Response, json_response
-from crmarena_sf.emulator.rest.transport.resource import Call, Route
+from crmarena_sf.emulator.rest.transport.resource import RestCall, Route
 
 TOOLING_OBJECTS = {
     "ApexClass": ("01p", "Apex Class", "Apex Classes"),
@@ -51,7 +51,7 @@ def _tooling_urls(value: Any, data_path: str) -> Any:
     return value
 
 
-def tooling_query(call: Call) -> Response:
+def tooling_query(call: RestCall) -> Response:
     """``GET tooling/query?q=``."""
     from crmarena_sf.emulator import soql
     from crmarena_sf.emulator.errors import SalesforceError
@@ -89,7 +89,7 @@ def tooling_query(call: Call) -> Response:
     return json_response(200, body)
 
 
-def tooling_sobjects(call: Call) -> Response:
+def tooling_sobjects(call: RestCall) -> Response:
     """``GET tooling/sobjects``: the Tooling objects served, as a global describe lists objects."""
     entries = []
     for name, (prefix, label, plural) in sorted(TOOLING_OBJECTS.items()):

@@ -1,8 +1,10 @@
-"""What a resource handler receives (:class:`Call`) and how resources declare their URLs (:class:`Route`).
+"""What a resource handler receives (:class:`RestCall`) and how resources declare their URLs (:class:`Route`).
 
 Resource modules list their routes as ``ROUTES = [Route(r"sobjects/(?P<name>[^/]+)", GET=...)]``;
 patterns match the part of the path after ``/services/data/vXX.X/`` (trailing slashes
-removed), case-insensitively. Handlers take the call and the pattern's named groups.
+removed), case-insensitively. Handlers take the call and the pattern's named groups. A route
+whose GET only reads says so (``read_only=True``): that GET may run beside writes
+(:mod:`crmarena_sf.emulator.rest.data.api`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ Handler = Callable[..., Response]
 
 
 @dataclass
-class Call:
+class RestCall:
     """One REST call being answered: the request, the org, the router and the API version asked for."""
 
     request: Request
@@ -56,9 +58,13 @@ class Call:
 class Route:
     """A URL pattern and the handler for each HTTP method it accepts."""
 
-    def __init__(self, pattern: str, **handlers: Handler) -> None:
+    def __init__(self, pattern: str, *, read_only: bool = False, **handlers: Handler) -> None:
         self.pattern = re.compile(f"^{pattern}$", re.IGNORECASE)
         self.handlers = {method.upper(): handler for method, handler in handlers.items()}
+        self.read_only = read_only
+        """The GET only reads: it runs beside writes on a snapshot of its own instead of waiting for the
+        org's lock. Searches do not (a search first indexes the writes before it), nor anything that
+        keeps state (Bulk jobs ...)."""
 
     def allowed(self) -> str:
         """The ``Allowed are`` list of a METHOD_NOT_ALLOWED message (HEAD goes with GET)."""
