@@ -24,9 +24,9 @@ from urllib.parse import parse_qs
 from xml.sax.saxutils import escape
 
 from crmarena_sf.emulator.errors import SalesforceError
-from crmarena_sf.emulator.rest.auth.soap_envelope import UnreadableEnvelope, element_texts
 from crmarena_sf.emulator.rest.transport.json_body import parse_json_body
 from crmarena_sf.emulator.rest.transport.messages import Headers, Request, Response
+from crmarena_sf.emulator.rest.transport.soap_envelope import UnreadableEnvelope, element_texts
 from crmarena_sf.emulator.store.seed import ORGANIZATION_ID, SYSTEM_ADMINISTRATOR_PROFILE_ID
 from crmarena_sf.emulator.store.users import OrgUser, login_user, user_by_id
 

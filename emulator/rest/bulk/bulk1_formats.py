@@ -18,14 +18,15 @@ import datetime as dt
 import json
 import re
 from typing import Any
-from xml.parsers import expat
 from xml.sax.saxutils import escape
 
 from crmarena_sf.emulator.errors import SalesforceError
 from crmarena_sf.emulator.rest.bulk import bulk_csv
 from crmarena_sf.emulator.rest.bulk.bulk_ingest import error_text
+from crmarena_sf.emulator.rest.transport import xml_body
 from crmarena_sf.emulator.rest.transport.json_body import parse_json_body
 from crmarena_sf.emulator.rest.transport.messages import Headers, Response
+from crmarena_sf.emulator.rest.transport.xml_body import XmlElement
 from crmarena_sf.emulator.store.batch import RecordOutcome
 from crmarena_sf.emulator.wire import format_datetime
 from crmarena_sf.metadata.model import Schema
@@ -56,53 +57,21 @@ def wants_json(content_type: str | None) -> bool:
 
 
 # ---------------------------------------------------------------------------- XML reading
-class XmlNode:
-    """An element of a small XML document: its local name, text, ``xsi:nil`` and children."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.text = ""
-        self.nil = False
-        self.children: list[XmlNode] = []
-
-    def child_texts(self) -> dict[str, str]:
-        return {c.name: c.text.strip() for c in self.children}
-
-
-def read_xml(body: bytes) -> XmlNode:
+def read_xml(body: bytes) -> XmlElement:
     """The document's root; InvalidXML for what is not well-formed XML, carries a DTD or nests too deep."""
-    root = XmlNode("")
-    stack = [root]
-
-    def start(name: str, attributes: dict) -> None:
-        node = XmlNode(name.rsplit(" ", 1)[-1])
-        node.nil = any(k.endswith("nil") and v == "true" for k, v in attributes.items())
-        stack[-1].children.append(node)
-        stack.append(node)
-        if len(stack) > MAX_DEPTH:
-            raise BulkError("InvalidXML", f"XML nested deeper than {MAX_DEPTH} elements")
-
-    def end(_name: str) -> None:
-        stack.pop()
-
-    def text(data: str) -> None:
-        stack[-1].text += data
-
-    def doctype(*_args: object) -> None:
-        raise BulkError("InvalidXML", "DOCTYPE is not allowed")
-
-    parser = expat.ParserCreate(namespace_separator=" ")
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = text
-    parser.StartDoctypeDeclHandler = doctype
     try:
-        parser.Parse(body.strip() or b"", True)
-    except expat.ExpatError as exc:
+        return xml_body.read_xml(body.strip(), MAX_DEPTH)
+    except xml_body.UnreadableXml as exc:
+        if exc.reason == xml_body.DOCTYPE:
+            raise BulkError("InvalidXML", "DOCTYPE is not allowed") from None
+        if exc.reason == xml_body.TOO_DEEP:
+            raise BulkError("InvalidXML", str(exc)) from None
         raise BulkError("InvalidXML", f"Failed to parse XML: {exc}") from None
-    if not root.children:
-        raise BulkError("InvalidXML", "Failed to parse XML: no element found")
-    return root.children[0]
+
+
+def _is_nil(element: XmlElement) -> bool:
+    """``xsi:nil="true"``: the field is set to null."""
+    return any(k.endswith("nil") and v == "true" for k, v in element.attributes.items())
 
 
 def read_info(body: bytes, content_type: str | None) -> dict[str, Any]:
@@ -133,7 +102,7 @@ def read_records(body: bytes, content_type: str) -> list[dict[str, Any]]:
     return [_xml_record(node) for node in root.children if node.name == "sObject"]
 
 
-def _xml_record(node: XmlNode) -> dict[str, Any]:
+def _xml_record(node: XmlElement) -> dict[str, Any]:
     record: dict[str, Any] = {}
     for child in node.children:
         if child.name == "fieldsToNull":
@@ -141,7 +110,7 @@ def _xml_record(node: XmlNode) -> dict[str, Any]:
         elif child.children:
             record[child.name] = _xml_record(child)
         else:
-            record[child.name] = None if child.nil else child.text
+            record[child.name] = None if _is_nil(child) else child.text
     return record
 
 

@@ -17,20 +17,20 @@ type, each ``<metadata xsi:type="CustomObject">`` or ``CustomField``; the answer
 The schema change itself is the store's (:mod:`crmarena_sf.emulator.store.schema_changes`); this module
 reads the envelope and turns ``CustomField`` metadata into describe fields
 (:mod:`crmarena_sf.emulator.rest.schema_api.metadata_types`). The XML is read as a stream with the login's limits
-(no DTD, bounded depth; :mod:`crmarena_sf.emulator.rest.auth.soap_envelope`).
+(no DTD, bounded depth; :mod:`crmarena_sf.emulator.rest.transport.soap_envelope`).
 """
 
 from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING, Any
-from xml.parsers import expat
 from xml.sax.saxutils import escape
 
 from crmarena_sf.emulator.errors import SalesforceError
-from crmarena_sf.emulator.rest.auth.soap_envelope import MAX_DEPTH, UnreadableEnvelope
 from crmarena_sf.emulator.rest.schema_api.metadata_types import field_spec, is_true, name_field_spec
 from crmarena_sf.emulator.rest.transport.messages import Headers, Request, Response
+from crmarena_sf.emulator.rest.transport.soap_envelope import MAX_DEPTH, UnreadableEnvelope, read_envelope
+from crmarena_sf.emulator.rest.transport.xml_body import XmlElement
 from crmarena_sf.emulator.store.schema_changes import add_custom_field, add_custom_object
 
 if TYPE_CHECKING:
@@ -43,27 +43,12 @@ MAX_METADATA_DEPTH = MAX_DEPTH * 2
 """A custom field with a picklist value set is nine elements below the envelope; allow more."""
 
 
-class Element:
-    """One XML element: local name, ``xsi:type`` (without prefix), children and text."""
-
-    __slots__ = ("name", "type", "children", "text")
-
-    def __init__(self, name: str, type_: str | None) -> None:
-        self.name = name
-        self.type = type_
-        self.children: list[Element] = []
-        self.text = ""
-
-    def child(self, name: str) -> Element | None:
-        return next((c for c in self.children if c.name == name), None)
-
-
 def handle(router: Router, request: Request) -> Response:
     """Answer one Metadata API SOAP call."""
     if request.method != "POST":
         return _fault("soapenv:Client", "INVALID_OPERATION", f"HTTP method {request.method} is not allowed")
     try:
-        envelope = read_envelope(request.body or b"")
+        envelope = read_metadata_envelope(request.body or b"")
     except UnreadableEnvelope as exc:
         return _fault("soapenv:Client", "UNKNOWN_EXCEPTION", f"Unable to parse the request: {exc}")
     header, body = envelope.child("Header"), envelope.child("Body")
@@ -86,13 +71,13 @@ def handle(router: Router, request: Request) -> Response:
     return _envelope("createMetadataResponse", "".join(_save_result(name, error) for name, error in results))
 
 
-def _create(router: Router, component: Element) -> tuple[str, SalesforceError | None]:
+def _create(router: Router, component: XmlElement) -> tuple[str, SalesforceError | None]:
     data = element_dict(component)
     full_name = str(data.get("fullName") or "")
     try:
-        if component.type == "CustomObject":
+        if xsi_type(component) == "CustomObject":
             _create_object(router, full_name, data)
-        elif component.type == "CustomField":
+        elif xsi_type(component) == "CustomField":
             object_name, _, field_name = full_name.partition(".")
             if not field_name.endswith("__c"):
                 raise SalesforceError(
@@ -125,44 +110,21 @@ def _create_object(router: Router, full_name: str, data: dict[str, Any]) -> None
 
 
 # ---------------------------------------------------------------------------- XML in
-def read_envelope(body: bytes) -> Element:
-    """The envelope as a small element tree (namespaces dropped, ``xsi:type`` kept); refuses DTDs and deep nesting."""
-    root = Element("", None)
-    stack = [root]
-
-    def start(name: str, attributes: dict) -> None:
-        if len(stack) > MAX_METADATA_DEPTH:
-            raise UnreadableEnvelope(f"XML nested deeper than {MAX_METADATA_DEPTH} elements")
-        xsi_type = next((v for k, v in attributes.items() if k.rsplit(" ", 1)[-1] == "type"), None)
-        element = Element(name.rsplit(" ", 1)[-1], xsi_type.rsplit(":", 1)[-1] if xsi_type else None)
-        stack[-1].children.append(element)
-        stack.append(element)
-
-    def end(_name: str) -> None:
-        stack.pop()
-
-    def text(data: str) -> None:
-        stack[-1].text += data
-
-    def doctype(*_args: object) -> None:
-        raise UnreadableEnvelope("a SOAP message must not contain a Document Type Declaration")
-
-    parser = expat.ParserCreate(namespace_separator=" ")
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = text
-    parser.StartDoctypeDeclHandler = doctype
-    try:
-        parser.Parse(body, True)
-    except expat.ExpatError as exc:
-        raise UnreadableEnvelope(str(exc)) from None
-    envelope = root.children[0] if root.children else None
-    if envelope is None or envelope.name != "Envelope":
+def read_metadata_envelope(body: bytes) -> XmlElement:
+    """The SOAP envelope of a Metadata API call (namespaces dropped); refuses DTDs and deep nesting."""
+    envelope = read_envelope(body, MAX_METADATA_DEPTH)
+    if envelope.name != "Envelope":
         raise UnreadableEnvelope("not a SOAP envelope")
     return envelope
 
 
-def element_dict(element: Element) -> dict[str, Any]:
+def xsi_type(element: XmlElement) -> str | None:
+    """An element's ``xsi:type``, without its prefix (``CustomField``)."""
+    written = next((v for k, v in element.attributes.items() if k.rsplit(" ", 1)[-1] == "type"), None)
+    return written.rsplit(":", 1)[-1] if written else None
+
+
+def element_dict(element: XmlElement) -> dict[str, Any]:
     """An element's children as a dict: text for leaves, dicts for nested elements, lists when repeated."""
     out: dict[str, Any] = {}
     for child in element.children:
@@ -175,7 +137,7 @@ def element_dict(element: Element) -> dict[str, Any]:
     return out
 
 
-def _text(element: Element, name: str) -> str:
+def _text(element: XmlElement, name: str) -> str:
     found = element.child(name)
     return "".join(c.text for c in found.children) if found else ""
 
