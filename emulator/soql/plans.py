@@ -23,7 +23,7 @@ from crmarena_sf.emulator.soql.functions import CompileContext
 from crmarena_sf.emulator.soql.json_records import worth_writing_json
 from crmarena_sf.emulator.soql.parser import parse, parse_selection
 from crmarena_sf.emulator.soql.selection import RecordSelection
-from crmarena_sf.emulator.soql.translate import Plan, PlanOptions, compile_plan
+from crmarena_sf.emulator.soql.translate import PlanOptions, QueryPlan, compile_plan
 from crmarena_sf.emulator.store.indexes import indexed_columns
 from crmarena_sf.emulator.store.recycle_bin import tables_without_deleted
 
@@ -115,7 +115,7 @@ def context(org: Org) -> CompileContext:
 
 def plan_for(
     org: Org, text: str | RecordSelection, include_deleted: bool, api_version: str, restrict_ids: bool = False
-) -> Plan:
+) -> QueryPlan:
     """The compiled plan of ``text`` (or of a query given by parts) for ``org`` now (cached); raises SoqlError."""
     options = PlanOptions(
         org.schema,
@@ -128,7 +128,7 @@ def plan_for(
         frozenset() if include_deleted else tables_without_deleted(org),
     )
 
-    def compile_now() -> Plan:
+    def compile_now() -> QueryPlan:
         bound = bound_query(org.schema, text)
         json_records = worth_writing_json(bound, lambda: table_rows(org, bound.obj.name))
         return compile_plan(bound, replace(options, json_records=json_records))

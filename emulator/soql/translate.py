@@ -14,7 +14,7 @@ Besides the Salesforce semantics done by those modules, this one reproduces:
 - a child subquery's LIMIT and OFFSET apply per parent record;
 - an aggregate query groups text ignoring case, shows each group's least spelling, and lists
   ROLLUP/CUBE subtotals after their groups, the grand total last (:mod:`crmarena_sf.emulator.soql.grouping`);
-- WITH DATA CATEGORY keeps the articles classified as asked (:mod:`crmarena_sf.emulator.soql.data_categories`).
+- WITH DATA CATEGORY keeps the articles classified as asked (:mod:`crmarena_sf.emulator.soql.category_filters`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import sqlglot
 from crmarena_sf.emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
-from crmarena_sf.emulator.soql.data_categories import category_predicate
+from crmarena_sf.emulator.soql.category_filters import category_predicate
 from crmarena_sf.emulator.soql.errors import malformed
 from crmarena_sf.emulator.soql.functions import (
     TEXT_TYPES,
@@ -86,11 +86,11 @@ class ChildPlan:
     """A child relationship subquery, run once per batch of parent records."""
 
     key: str
-    plan: Plan
+    plan: QueryPlan
 
 
 @dataclass
-class Plan:
+class QueryPlan:
     """A compiled query: DuckDB SQL text, and how to turn its rows into REST records."""
 
     sql: str
@@ -167,7 +167,7 @@ class PlanOptions:
     later run follows the row count the one before saw."""
 
 
-def compile_plan(bound: BoundQuery, options: PlanOptions) -> Plan:
+def compile_plan(bound: BoundQuery, options: PlanOptions) -> QueryPlan:
     """The plan of a bound query for ``options`` (its org's day, time zone and fiscal year, its tables)."""
     _check_relationship_levels(bound, options.api_version)
     translator = _Translator(
@@ -365,14 +365,14 @@ class _Translator:
         return select
 
     # ------------------------------------------------------------------ plans
-    def plan(self, bound: BoundQuery) -> Plan:
+    def plan(self, bound: BoundQuery) -> QueryPlan:
         if bound.count_only:
             return self.count_plan(bound)
         if bound.aggregate:
             return self.aggregate_plan(bound)
         return self.records_plan(bound)
 
-    def count_plan(self, bound: BoundQuery) -> Plan:
+    def count_plan(self, bound: BoundQuery) -> QueryPlan:
         inner = self.base(bound, [exp.Literal.number(1)])
         if bound.group:
             inner = inner.group_by(*[ignoring_case(self.operand(g)).sql for g in bound.group], copy=False)
@@ -380,16 +380,16 @@ class _Translator:
         select = exp.Select(expressions=[exp.Count(this=exp.Star())]).from_(
             exp.Subquery(this=inner), copy=False
         )
-        return Plan(self.render(select), "count", lambda row: None)
+        return QueryPlan(self.render(select), "count", lambda row: None)
 
-    def aggregate_plan(self, bound: BoundQuery) -> Plan:
+    def aggregate_plan(self, bound: BoundQuery) -> QueryPlan:
         self.grouping_text = True
         try:
             return self._aggregate_plan(bound)
         finally:
             self.grouping_text = False
 
-    def _aggregate_plan(self, bound: BoundQuery) -> Plan:
+    def _aggregate_plan(self, bound: BoundQuery) -> QueryPlan:
         columns = _Columns()
         entries: list[Entry] = []
         as_json = True  # DuckDB can write each row's JSON (emulator.soql.json_records)
@@ -421,7 +421,7 @@ class _Translator:
             ordered = subtotal_order(typed_groups)
         select = self.finish(select, bound, ordered)
         rest = self.render_from(select)
-        plan = Plan(f"SELECT {', '.join(columns.sqls)}{rest}", "aggregate", aggregate_builder(entries))
+        plan = QueryPlan(f"SELECT {', '.join(columns.sqls)}{rest}", "aggregate", aggregate_builder(entries))
         struct = (
             aggregate_struct([(key, columns.sqls[source]) for key, source in entries])  # type: ignore[index]
             if as_json and all(isinstance(source, int) for _, source in entries)
@@ -434,7 +434,7 @@ class _Translator:
 
     def records_plan(
         self, bound: BoundQuery, parent_key: exp.Expression | None = None, restrict: bool = False
-    ) -> Plan:
+    ) -> QueryPlan:
         columns = _Columns()
         root = bound.joins.root
         id_index = columns.add(root.id_expression())
@@ -459,7 +459,7 @@ class _Translator:
         type_name = bound.obj.name
         build = record_builder(type_name, id_index, self.url_prefix, entries)
         rest = self.render_from(select)
-        plan = Plan(
+        plan = QueryPlan(
             f"SELECT {', '.join(columns.sqls)}{rest}",
             "records",
             build,

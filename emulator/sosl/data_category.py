@@ -9,7 +9,7 @@ articles (``KnowledgeArticleVersion`` or an article type) or questions.
 
 One implementation with SOQL: the clause is parsed by SOQL's WITH grammar
 (:class:`crmarena_sf.emulator.soql.with_clauses.WithClauseParser`), checked by
-:func:`crmarena_sf.emulator.soql.data_categories.bind_data_categories` for every object returned, and the
+:func:`crmarena_sf.emulator.soql.category_filters.bind_data_categories` for every object returned, and the
 RETURNING clauses run through :func:`crmarena_sf.emulator.soql.select_records` with the clause
 as parsed, which SOQL applies as its own ``WITH DATA CATEGORY``.
 
@@ -20,7 +20,7 @@ at WITH ("WITH DATA CATEGORY requires a RETURNING clause").
 
 from __future__ import annotations
 
-from crmarena_sf.emulator.soql.data_categories import bind_data_categories
+from crmarena_sf.emulator.soql.category_filters import bind_data_categories
 from crmarena_sf.emulator.soql.errors import SoqlError
 from crmarena_sf.emulator.soql.nodes import WithClause
 from crmarena_sf.emulator.soql.with_clauses import WithClauseParser

@@ -87,7 +87,7 @@ class Batch:
 
 
 @dataclass
-class Job:
+class Bulk1Job:
     id: str
     operation: str
     object: str
@@ -165,25 +165,25 @@ def handle(router: Router, request: Request, version: str, rest: str | None) -> 
         return error_response(exc, as_json)
 
 
-def _jobs(call: RestCall) -> dict[str, Job]:
+def _jobs(call: RestCall) -> dict[str, Bulk1Job]:
     return call.router.state.setdefault("bulk1.jobs", {})  # type: ignore[return-value]
 
 
-def _job(call: RestCall, job_id: str) -> Job:
+def _job(call: RestCall, job_id: str) -> Bulk1Job:
     job = _jobs(call).get(ids.normalize(job_id) or job_id)
     if job is None:
         raise BulkError("InvalidJob", f"Invalid job id: {job_id}")
     return job
 
 
-def _batch(job: Job, batch_id: str) -> Batch:
+def _batch(job: Bulk1Job, batch_id: str) -> Batch:
     batch = job.batches.get(ids.normalize(batch_id) or batch_id)
     if batch is None:
         raise BulkError("InvalidBatch", f"Invalid batch id: {batch_id}")
     return batch
 
 
-def _answers_json(call: RestCall, job: Job | None = None) -> bool:
+def _answers_json(call: RestCall, job: Bulk1Job | None = None) -> bool:
     return wants_json(call.request.headers.get("Content-Type")) or (
         job is not None and job.content_type == "JSON"
     )
@@ -203,7 +203,7 @@ def create_job(call: RestCall) -> Response:
     content_type = str(info.get("contentType") or "CSV").upper()
     if content_type not in CONTENT_TYPES:
         raise BulkError("InvalidJob", f"Unsupported content type: {content_type}")
-    job = Job(
+    job = Bulk1Job(
         id=ids.make_id("750", next(_numbers)),
         operation=operation,
         object=obj.name,
@@ -262,7 +262,7 @@ def batches(call: RestCall, job_id: str) -> Response:
     return info_response(201, "batchInfo", batch.info(as_json), as_json)
 
 
-def _run(call: RestCall, job: Job, batch: Batch) -> None:
+def _run(call: RestCall, job: Bulk1Job, batch: Batch) -> None:
     """Run a batch at once; whatever goes wrong ends it ``Failed`` with Salesforce's wording."""
     try:
         if job.operation in QUERY_OPERATIONS:
@@ -276,7 +276,7 @@ def _run(call: RestCall, job: Job, batch: Batch) -> None:
         batch.state, batch.state_message = "Failed", f"{error.error_code} : {error.message}"
 
 
-def _run_dml(call: RestCall, job: Job, batch: Batch) -> None:
+def _run_dml(call: RestCall, job: Bulk1Job, batch: Batch) -> None:
     obj = call.org.sobject(job.object)
     records: list[dict[str, Any] | SalesforceError]
     if job.content_type == "CSV":
@@ -302,7 +302,7 @@ def _run_dml(call: RestCall, job: Job, batch: Batch) -> None:
     batch.processed = len(batch.outcomes)
 
 
-def _run_query(call: RestCall, job: Job, batch: Batch) -> None:
+def _run_query(call: RestCall, job: Bulk1Job, batch: Batch) -> None:
     from crmarena_sf.emulator import soql
 
     text = batch.data.decode("utf-8", "replace").strip()

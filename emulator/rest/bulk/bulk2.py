@@ -35,7 +35,7 @@ _job_numbers = itertools.count(1)
 
 
 @dataclass
-class Job:
+class Bulk2Job:
     """One Bulk API 2.0 job and what it produced."""
 
     id: str
@@ -102,11 +102,11 @@ class Job:
         return body
 
 
-def _jobs(call: RestCall) -> dict[str, Job]:
+def _jobs(call: RestCall) -> dict[str, Bulk2Job]:
     return call.router.state.setdefault("bulk2.jobs", {})  # type: ignore[return-value]
 
 
-def _job(call: RestCall, job_id: str, kind: str) -> Job:
+def _job(call: RestCall, job_id: str, kind: str) -> Bulk2Job:
     canonical = ids.normalize(job_id) or job_id
     job = _jobs(call).get(canonical)
     if job is None or job.kind != kind:
@@ -114,7 +114,7 @@ def _job(call: RestCall, job_id: str, kind: str) -> Job:
     return job
 
 
-def _new_job(call: RestCall, kind: str, body: dict[str, Any]) -> Job:
+def _new_job(call: RestCall, kind: str, body: dict[str, Any]) -> Bulk2Job:
     operation = body.get("operation")
     allowed = INGEST_OPERATIONS if kind == "ingest" else QUERY_OPERATIONS
     if operation not in allowed:
@@ -137,7 +137,7 @@ def _new_job(call: RestCall, kind: str, body: dict[str, Any]) -> Job:
             "API_ERROR", f"Invalid value: '{content_type}' supplied for property: 'contentType'"
         )
     job_id = ids.make_id("750", next(_job_numbers))
-    return Job(
+    return Bulk2Job(
         id=job_id,
         kind=kind,
         operation=operation,
@@ -229,7 +229,7 @@ def change_state(call: RestCall, job_id: str, kind: str) -> Response:
     return json_response(200, info)
 
 
-def _process_ingest(call: RestCall, job: Job) -> None:
+def _process_ingest(call: RestCall, job: Bulk2Job) -> None:
     """Run the job's rows; whatever goes wrong, the job ends ``Failed`` (never stuck in UploadComplete)
     and a failure that stops the run midway keeps none of its rows."""
     obj = call.org.schema.get(job.object)
@@ -254,7 +254,7 @@ def _process_ingest(call: RestCall, job: Job) -> None:
     job.state = "JobComplete"
 
 
-def _fail(job: Job, message: str) -> None:
+def _fail(job: Bulk2Job, message: str) -> None:
     job.state = "Failed"
     job.error_message = message
 
@@ -280,7 +280,7 @@ def ingest_results(call: RestCall, job_id: str, which: str) -> Response:
     return Response(200, Headers({"Content-Type": "text/csv"}), text.encode("utf-8"))
 
 
-def _parsed_rows(job: Job) -> list[list[str]]:
+def _parsed_rows(job: Bulk2Job) -> list[list[str]]:
     try:
         return bulk_csv.read_rows(job.data or b"", job.column_delimiter)[1]
     except bulk_csv.MalformedCsv:
