@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-API_VERSION = "62.0"
-
 FIELD_KEYS = (
     "aggregatable aiPredictionField autoNumber byteLength calculated calculatedFormula cascadeDelete "
     "caseSensitive compoundFieldName controllerName createable custom defaultValue defaultValueFormula "

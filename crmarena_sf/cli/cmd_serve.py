@@ -17,8 +17,8 @@ from pathlib import Path
 
 from crmarena_sf.cli.arguments import port_number
 from crmarena_sf.cli.errors import CliError
-from crmarena_sf.connection.connect import DEFAULT_VERSION
 from crmarena_sf.connection.orgs import ORG_HELP, OrgNotFound, resolve_org
+from crmarena_sf.metadata import API_VERSION
 from crmarena_sf.metadata.user_describes import DescribesError
 
 
@@ -112,7 +112,7 @@ def how_to_connect(instance_url: str, session_id: str, cert_path: Path | None) -
     curl += [
         "-H",
         f"Authorization: Bearer {session_id}",
-        f"{instance_url}/services/data/v{DEFAULT_VERSION}/limits",
+        f"{instance_url}/services/data/v{API_VERSION}/limits",
     ]
     lines.append("curl: " + shlex.join(curl))
     return lines

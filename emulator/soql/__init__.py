@@ -33,6 +33,7 @@ from crmarena_sf.emulator.soql.execute import (
 from crmarena_sf.emulator.soql.nodes import WithClause
 from crmarena_sf.emulator.soql.plans import plan_for
 from crmarena_sf.emulator.soql.selection import RecordSelection
+from crmarena_sf.metadata import API_VERSION
 
 if TYPE_CHECKING:
     from crmarena_sf.emulator.store.org import Org
@@ -41,7 +42,12 @@ __all__ = ["query", "query_json", "query_more", "query_more_json", "select_recor
 
 
 def query(
-    org: Org, soql: str, *, include_deleted: bool = False, batch_size: int = 2000, api_version: str = "62.0"
+    org: Org,
+    soql: str,
+    *,
+    include_deleted: bool = False,
+    batch_size: int = 2000,
+    api_version: str = API_VERSION,
 ) -> dict:
     """The REST body of GET /query (or /queryAll when include_deleted): {totalSize, done, records[, nextRecordsUrl]}.
 
@@ -54,7 +60,12 @@ def query(
 
 
 def query_json(
-    org: Org, soql: str, *, include_deleted: bool = False, batch_size: int = 2000, api_version: str = "62.0"
+    org: Org,
+    soql: str,
+    *,
+    include_deleted: bool = False,
+    batch_size: int = 2000,
+    api_version: str = API_VERSION,
 ) -> bytes:
     """:func:`query`'s body as UTF-8 JSON bytes (what REST sends); raises SalesforceError like :func:`query`."""
     text = soql if isinstance(soql, str) else ""
@@ -63,13 +74,13 @@ def query_json(
         return first_batch_json(org, plan, batch_size_of(batch_size), api_version)
 
 
-def query_more_json(org: Org, locator: str, *, api_version: str = "62.0") -> bytes:
+def query_more_json(org: Org, locator: str, *, api_version: str = API_VERSION) -> bytes:
     """:func:`query_more`'s body as UTF-8 JSON bytes."""
     with statement_errors():
         return next_batch_json(org, locator, api_version)
 
 
-def query_more(org: Org, locator: str, *, api_version: str = "62.0") -> dict:
+def query_more(org: Org, locator: str, *, api_version: str = API_VERSION) -> dict:
     """The next batch for a query locator (the last path segment of nextRecordsUrl, e.g. '01gEm0000000001AAA-2000').
 
     Unknown/expired locator -> SalesforceError('INVALID_QUERY_LOCATOR', 'invalid query locator', status=400).
@@ -87,7 +98,7 @@ def select_records(
     limit: int | None = None,
     offset: int | None = None,
     restrict_ids: list[str] | None = None,
-    api_version: str = "62.0",
+    api_version: str = API_VERSION,
     data_category: WithClause | None = None,
 ) -> list[dict]:
     """Records of one object as a SOQL query would return them: SOSL's ``RETURNING Obj(fields WHERE ...)``.

@@ -29,6 +29,7 @@ from crmarena_sf.emulator.rest.transport.messages import Headers, Request, Respo
 from crmarena_sf.emulator.rest.transport.soap_envelope import UnreadableEnvelope, element_texts
 from crmarena_sf.emulator.store.seed import ORGANIZATION_ID, SYSTEM_ADMINISTRATOR_PROFILE_ID
 from crmarena_sf.emulator.store.users import OrgUser, login_user, user_by_id
+from crmarena_sf.metadata import API_VERSION
 
 if TYPE_CHECKING:
     from crmarena_sf.emulator.rest.transport.router import Router
@@ -60,7 +61,9 @@ def _user(router: Router, username: str) -> OrgUser | None:
 # ---------------------------------------------------------------------------- SOAP
 def soap_login(router: Router, request: Request) -> Response:
     """The partner WSDL ``login`` call."""
-    version = (_SOAP_VERSION.search(request.path).group(1)) if _SOAP_VERSION.search(request.path) else "62.0"
+    version = (
+        (_SOAP_VERSION.search(request.path).group(1)) if _SOAP_VERSION.search(request.path) else API_VERSION
+    )
     try:
         fields = element_texts(request.body or b"<empty/>", ("username", "password"))
     except UnreadableEnvelope:

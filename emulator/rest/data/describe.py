@@ -15,9 +15,10 @@ from typing import Any
 from crmarena_sf.emulator.rest.transport.messages import Headers, Response, json_response
 from crmarena_sf.emulator.rest.transport.resource import RestCall, Route
 from crmarena_sf.emulator.store import storage
+from crmarena_sf.metadata import API_VERSION
 from crmarena_sf.metadata.model import SObject
 
-SOURCE_PREFIX = "/services/data/v62.0"
+SOURCE_PREFIX = f"/services/data/v{API_VERSION}"
 """The data path written in the stored describe documents."""
 
 GLOBAL_DESCRIBE_KEYS = (

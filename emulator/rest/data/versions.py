@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from crmarena_sf.emulator.rest.transport.messages import Response, json_response
 from crmarena_sf.emulator.rest.transport.params import capped_number
+from crmarena_sf.metadata import API_VERSION
 
 OLDEST_VERSION = 31
 """Summer '14: the oldest version still served by Salesforce's REST API (older ones are retired)."""
-NEWEST_VERSION = 62
+NEWEST_VERSION = int(API_VERSION.partition(".")[0])
 """Winter '25: the version the emulator's metadata was taken at."""
-DEFAULT_VERSION = f"{NEWEST_VERSION}.0"
 
 _SEASONS = ("Winter", "Spring", "Summer")
 

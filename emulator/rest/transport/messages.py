@@ -47,6 +47,11 @@ class Headers(dict):
         return super().get(real, default) if real is not None else default
 
 
+INSTANCE_URL = "https://crmarena-sf.my.salesforce.com"
+"""Where an emulated org appears to live when its transport does not say (the in-process adapter and
+the ``responses`` mock answer it; only ``crmarena-sf serve`` has an address of its own)."""
+
+
 @dataclass
 class Request:
     """One HTTP request: method, decoded path, query parameters, headers and raw body."""
@@ -56,7 +61,7 @@ class Request:
     query: dict[str, list[str]] = field(default_factory=dict)
     headers: Headers = field(default_factory=Headers)
     body: bytes = b""
-    instance_url: str = "https://crmarena-sf.my.salesforce.com"
+    instance_url: str = INSTANCE_URL
     """The base URL a client should use for this org (login answers point there)."""
 
     @classmethod
