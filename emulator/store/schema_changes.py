@@ -25,10 +25,9 @@ from crmarena_sf.emulator.errors import SalesforceError
 from crmarena_sf.emulator.store.ddl import column_type, create_table_sql, quote
 from crmarena_sf.emulator.store.events import SCHEMA_GROWN
 from crmarena_sf.emulator.store.settings import save_documents
-from crmarena_sf.metadata.build import build_describes
+from crmarena_sf.metadata.custom_objects import custom_object_describe
 from crmarena_sf.metadata.model import Schema, SObject
-from crmarena_sf.metadata.spec import expand_field, sobject
-from crmarena_sf.metadata.specs._common import custom_object_scopes, custom_object_standard_fields
+from crmarena_sf.metadata.spec import expand_field
 
 if TYPE_CHECKING:
     from crmarena_sf.emulator.store.org import Org
@@ -56,16 +55,7 @@ def add_custom_object(
         raise SalesforceError(
             "FIELD_INTEGRITY_EXCEPTION", f"Invalid custom object name: {name}", ["fullName"]
         )
-    spec_name = {"name": "Name", "nameField": True, **name_field}
-    spec = sobject(
-        name,
-        label,
-        plural_label,
-        _free_key_prefix(org.schema),
-        scopes=custom_object_scopes(plural_label),
-        fields=custom_object_standard_fields(spec_name),
-    )
-    doc = build_describes([spec])[name]
+    doc = custom_object_describe(name, label, plural_label, _free_key_prefix(org.schema), name_field)
     # Every custom object can be owned by users and queues and points at the User table.
     _replace(org, {name: doc}, new_tables=[name])
     return org.schema.get(name)
