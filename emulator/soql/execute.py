@@ -15,12 +15,9 @@ A parent's child list longer than one part comes back as ``{totalSize: n, done: 
 nextRecordsUrl: "/services/data/vXX.X/query/<locator>-<k>", records: [first k]}`` and the rest
 is read through that URL like any query locator ("Understanding Query Results",
 sforce_api_calls_soql_relationships_query_results.htm: subquery results, like query results,
-may need queryMore()). Salesforce does not document the size of that first part; public
-answers show 499 child records with the rest behind ``<locator>-499``
-(https://github.com/simple-salesforce/simple-salesforce/issues/311,
-https://github.com/jsforce/jsforce/issues/577) and 199 where the batch was capped at 200
-(https://github.com/jsforce/jsforce/pull/1752). The model: a part holds the SOAP API's
-default batch of 500 rows, or the smaller batch size asked for, less the parent's own row.
+may need queryMore()). A part holds the SOAP API's default batch of 500 rows, or the smaller
+batch size asked for, less the parent's own row: Salesforce does not document the size, and
+this is what real orgs were seen to answer (the evidence: docs/modelled-behaviour.md).
 """
 
 from __future__ import annotations
