@@ -362,6 +362,16 @@ def fetch_row(org: Org, obj: SObject, record_id: str) -> dict[str, Any] | None:
     return dict(zip([d[0] for d in cursor.description], row))
 
 
+def _live_row(org: Org, obj: SObject, record_id: str) -> dict[str, Any]:
+    """The stored row of a record not in the recycle bin; NOT_FOUND, or ENTITY_IS_DELETED, otherwise."""
+    current = fetch_row(org, obj, record_id)
+    if current is None:
+        raise not_found()
+    if current.get("IsDeleted"):
+        raise entity_is_deleted()
+    return current
+
+
 def get(
     org: Org, object_name: str, record_id: str, fields: list[str] | None = None, include_deleted: bool = False
 ) -> dict[str, Any]:
@@ -398,11 +408,7 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
             "JSON_PARSER_ERROR", "Cannot deserialize instance of sObject from non-object value"
         )
     with org.lock:
-        current = fetch_row(org, obj, record_id)
-        if current is None:
-            raise not_found()
-        if current.get("IsDeleted"):
-            raise entity_is_deleted()
+        current = _live_row(org, obj, record_id)
         changes, locked = _written_values(org, obj, values, creating=False)
         if locked:
             raise not_writable(locked)
@@ -458,11 +464,7 @@ def delete(org: Org, object_name: str, record_id: str) -> None:
     if not obj.deletable:
         raise SalesforceError("INSUFFICIENT_ACCESS_OR_READONLY", "insufficient access rights on object id")
     with org.lock:
-        current = fetch_row(org, obj, record_id)
-        if current is None:
-            raise not_found()
-        if current.get("IsDeleted"):
-            raise entity_is_deleted()
+        current = _live_row(org, obj, record_id)
         with org.transaction():
             _soft_delete(org, obj, [current["Id"]], deleted=True)
 

@@ -160,16 +160,19 @@ def _make_strict_maximum(target: int, counts: Callable[[], Counter], move_one: C
             return
 
 
+def _hot_products(drafts: list[_Draft], profiles: latent.ProductProfiles) -> list[tuple[int, list[_Draft]]]:
+    """Each hot product and its drafts, in the order the products first appear."""
+    by_product = defaultdict(list)
+    for d in drafts:
+        by_product[d.product].append(d)
+    return [(p, cases) for p, cases in by_product.items() if profiles.hot[p]]
+
+
 def _repair_top_issues(
     drafts: list[_Draft], profiles: latent.ProductProfiles, habits: latent.CustomerHabits
 ) -> None:
     """A hot product's dominant issue is strictly its most frequent one (top-issue task)."""
-    by_product = defaultdict(list)
-    for d in drafts:
-        by_product[d.product].append(d)
-    for p, cases in by_product.items():
-        if not profiles.hot[p]:
-            continue
+    for p, cases in _hot_products(drafts, profiles):
         top = profiles.top_issue[p]
 
         def move_one(rival: int, cases: list[_Draft] = cases, top: int = top) -> bool:
@@ -185,12 +188,7 @@ def _repair_peak_months(
     drafts: list[_Draft], profiles: latent.ProductProfiles, since: list[dt.datetime]
 ) -> None:
     """A hot product's complaints peak strictly in its peak month, years merged (seasonality task)."""
-    by_product = defaultdict(list)
-    for d in drafts:
-        by_product[d.product].append(d)
-    for p, cases in by_product.items():
-        if not profiles.hot[p]:
-            continue
+    for p, cases in _hot_products(drafts, profiles):
         peak = profiles.peak_month[p]
 
         def move_one(rival: int, cases: list[_Draft] = cases, peak: int = peak) -> bool:
