@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from crmarena_sf.metadata import API_VERSION  # noqa: F401 -- the describes' version, also read from here
+
 FIELD_KEYS = (
     "aggregatable aiPredictionField autoNumber byteLength calculated calculatedFormula cascadeDelete "
     "caseSensitive compoundFieldName controllerName createable custom defaultValue defaultValueFormula "
