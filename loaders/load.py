@@ -19,6 +19,7 @@ from pathlib import Path
 
 import duckdb
 from crmarena_sf.emulator.store.ddl import column_type, quote
+from crmarena_sf.emulator.store.events import LOAD
 from crmarena_sf.emulator.store.indexes import ensure_indexes
 from crmarena_sf.emulator.store.org import Org
 from crmarena_sf.emulator.store.seed import STANDARD_PRICEBOOK_ID
@@ -28,7 +29,7 @@ from crmarena_sf.metadata.model import SObject
 
 from crmarena_sf.progress import progress_bar, progress_factory
 
-LOAD_KIND = "load"
+LOAD_KIND = LOAD
 """The ``kind`` listeners receive after a bulk load (with an empty Id list)."""
 
 

@@ -18,10 +18,15 @@ from pathlib import Path
 
 from crmarena_sf.metadata.model import ChildRelationship, Field, RecordTypeInfo, Schema, SObject
 
+API_VERSION = "62.0"
+"""The Salesforce API version (Winter '25) the describes were taken at: the newest version the
+emulator serves, and the one both backends speak unless told otherwise."""
+
 DESCRIBE_DIR = Path(__file__).parent / "describes"
 PROFILES = ("crmarena", "standard")
 
 __all__ = [
+    "API_VERSION",
     "ChildRelationship",
     "Field",
     "RecordTypeInfo",

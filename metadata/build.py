@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from crmarena_sf.metadata.spec import API_VERSION, OBJECT_DEFAULTS, expand_field
+from crmarena_sf.metadata import API_VERSION
+from crmarena_sf.metadata.spec import OBJECT_DEFAULTS, expand_field
 from crmarena_sf.metadata.specs import all_specs
 
 DESCRIBE_DIR = Path(__file__).parent / "describes"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-API_VERSION = "62.0"
+from crmarena_sf.metadata import API_VERSION  # noqa: F401 -- the describes' version, also read from here
 
 FIELD_KEYS = (
     "aggregatable aiPredictionField autoNumber byteLength calculated calculatedFormula cascadeDelete "

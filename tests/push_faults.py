@@ -19,8 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 import responses
-from crmarena_sf.emulator.rest.adapter import answer as routed
-from crmarena_sf.emulator.rest.router import Router
+from crmarena_sf.emulator.rest.transport.adapter import answer as routed
+from crmarena_sf.emulator.rest.transport.router import Router
 
 from crmarena_sf.connection.orgs import resolve_org
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import certifi
 import pytest
 import requests
-from crmarena_sf.emulator.rest import tls
+from crmarena_sf.emulator.rest.transport import tls
 from simple_salesforce import Salesforce
 
 import crmarena_sf

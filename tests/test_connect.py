@@ -6,12 +6,12 @@ import re
 
 import pytest
 import responses
+from crmarena_sf.emulator.rest.transport.messages import INSTANCE_URL as EMULATOR_INSTANCE_URL
 from crmarena_sf.emulator.store.org import Org
 from simple_salesforce import Salesforce
 
 import crmarena_sf
 from crmarena_sf.connection.connect import (
-    EMULATOR_INSTANCE_URL,
     MissingCredentials,
     connect,
     emulated_org,

@@ -112,7 +112,7 @@ def test_rest_answers_an_engine_bug_and_a_router_bug_alike(monkeypatch, caplog):
     caplog.set_level(logging.ERROR, logger="emulator")
     monkeypatch.setattr(soql, "first_batch", _engine_bug)
     monkeypatch.setattr(soql, "first_batch_json", _engine_bug)  # REST answers /query with the JSON body
-    from crmarena_sf.emulator.rest import describe
+    from crmarena_sf.emulator.rest.data import describe
 
     monkeypatch.setattr(describe.ROUTES[2], "handlers", {"GET": _engine_bug})
     for path in ("query?q=SELECT+Id+FROM+Account", "limits"):
@@ -131,7 +131,7 @@ def test_rest_answers_an_engine_bug_and_a_router_bug_alike(monkeypatch, caplog):
 def test_a_composite_subrequest_bug_is_answered_and_logged_like_a_request_of_its_own(monkeypatch, caplog):
     sf = connect("blank")
     caplog.set_level(logging.ERROR, logger="emulator")
-    from crmarena_sf.emulator.rest import describe
+    from crmarena_sf.emulator.rest.data import describe
 
     monkeypatch.setattr(describe.ROUTES[2], "handlers", {"GET": _engine_bug})
     body = {

@@ -1,7 +1,7 @@
 """The house's floors: every import points down, and no two modules import each other at import time.
 
 metadata <- emulator <- loaders <- connection <- tasks <- front door <- bench, with the progress
-bars beneath them all. Read from the installed package's own source (``ast``, nothing run),
+bars beneath them all; inside the emulator, store <- soql, sosl <- rest. Read from the installed package's own source (``ast``, nothing run),
 every ``import`` counts, also the ones inside functions: a lower floor that needs a higher one
 sits on the wrong floor. Imports under ``if TYPE_CHECKING:`` name types only and are left out.
 """
@@ -101,6 +101,37 @@ def test_every_import_points_down_a_floor_or_stays_on_its_own():
         for target, line, _ in imports(name, path, known):
             if floor_of(target) > floor_of(name):
                 upward.append(f"{path.name}:{line} {name} -> {target}")
+    assert upward == []
+
+
+INSIDE_THE_EMULATOR = {
+    "crmarena_sf.emulator.store": (
+        "crmarena_sf.emulator.soql",
+        "crmarena_sf.emulator.sosl",
+        "crmarena_sf.emulator.rest",
+    ),
+    "crmarena_sf.emulator.soql": ("crmarena_sf.emulator.rest",),
+    "crmarena_sf.emulator.sosl": ("crmarena_sf.emulator.rest",),
+}
+"""Inside the emulator the store is the ground floor (the engines follow its events) and the
+engines know nothing of the REST API built on them."""
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def test_inside_the_emulator_the_store_imports_no_engine_and_the_engines_no_rest_api():
+    found = modules()
+    known = set(found)
+    upward = []
+    for name, path in sorted(found.items()):
+        for package, above in INSIDE_THE_EMULATOR.items():
+            if not _within(name, package):
+                continue
+            for target, line, _ in imports(name, path, known):
+                if any(_within(target, higher) for higher in above):
+                    upward.append(f"{path.name}:{line} {name} -> {target}")
     assert upward == []
 
 

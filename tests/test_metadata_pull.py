@@ -7,10 +7,10 @@ import re
 
 import pytest
 import responses
-from crmarena_sf.metadata import DESCRIBE_DIR, load_schema, read_describes
+from crmarena_sf.metadata import API_VERSION, DESCRIBE_DIR, load_schema, read_describes
 from crmarena_sf.metadata.build import build_describes
 from crmarena_sf.metadata.pull import CRMARENA_OBJECTS
-from crmarena_sf.metadata.spec import API_VERSION, field, sobject
+from crmarena_sf.metadata.spec import field, sobject
 
 from crmarena_sf.cli.main import main
 

@@ -462,7 +462,7 @@ def test_a_bulk_row_with_a_huge_exponent_fails_alone_and_quickly(api):
 
 
 def test_a_job_whose_run_breaks_midway_ends_failed_and_keeps_none_of_its_rows(api, monkeypatch):
-    from crmarena_sf.emulator.rest import bulk2
+    from crmarena_sf.emulator.rest.bulk import bulk2
 
     real = bulk2.run_ingest
 

@@ -106,6 +106,27 @@ def test_unknown_object_and_unknown_version_are_404(sf):
     assert response.status_code == 404
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/services/datax",
+        "/services/data/sobjects",
+        "/services/data/v/sobjects",
+        "/services/Soap/u/62.0/extra",
+        "/services/oauth2/tokens",
+        "/id/00DEm0000000001AAA",
+        "/id/00DEm0000000001AAA/005Em0000000001AAA/more",
+        "/services/ASYNC/62.0/job",
+        "/services/apexrest/anything",
+    ],
+)
+def test_a_path_no_api_answers_is_404_not_found(sf, path):
+    """Each API answers its own URLs only (the mount table, emulator/rest/services.py); errorcodes.htm."""
+    response = sf.session.get(f"https://{sf.sf_instance}{path}", headers=sf.headers)
+    assert response.status_code == 404
+    assert response.json()[0]["errorCode"] == "NOT_FOUND"
+
+
 def test_wrong_method_is_405_with_salesforces_wording(sf):
     response = sf.session.put(sf.base_url + "sobjects", headers=sf.headers, data="{}")
     assert response.status_code == 405
@@ -233,7 +254,7 @@ def test_sessions_are_per_org():
 
 def test_every_error_is_json_even_an_unexpected_one(monkeypatch):
     sf = connect("blank")
-    from crmarena_sf.emulator.rest import describe
+    from crmarena_sf.emulator.rest.data import describe
 
     def explode(call):
         raise RuntimeError("bug")

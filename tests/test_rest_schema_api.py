@@ -5,12 +5,13 @@ the running user's identity URL. Each change is checked through describe, DML, S
 from __future__ import annotations
 
 import pytest
+from crmarena_sf.emulator.rest.transport.messages import INSTANCE_URL
 from simple_salesforce import Salesforce
 from zeep.exceptions import Fault
 
 import crmarena_sf
 
-INSTANCE = "https://crmarena-sf.my.salesforce.com"
+INSTANCE = INSTANCE_URL
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ import threading
 
 import pytest
 import requests
-from crmarena_sf.emulator.rest.router import Router
-from crmarena_sf.emulator.rest.server import serve
+from crmarena_sf.emulator.rest.transport.router import Router
+from crmarena_sf.emulator.rest.transport.server import serve
 from crmarena_sf.emulator.store.org import Org
 from crmarena_sf.emulator.store.seed import ADMIN_USERNAME
 from simple_salesforce import Salesforce, SalesforceLogin

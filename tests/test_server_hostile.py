@@ -1,4 +1,4 @@
-"""Hostile clients against a real ``emulator.rest.server`` on 127.0.0.1: the server stays up for others.
+"""Hostile clients against a real ``emulator.rest.transport.server`` on 127.0.0.1: the server stays up for others.
 
 Raw sockets send what no well-behaved client would: bodies cut short, stalls mid-body and
 mid-handshake, oversized URIs and headers, unknown methods. Each answer is Salesforce-shaped
@@ -17,8 +17,8 @@ import time
 
 import pytest
 import requests
-from crmarena_sf.emulator.rest.router import Router
-from crmarena_sf.emulator.rest.server import serve
+from crmarena_sf.emulator.rest.transport.router import Router
+from crmarena_sf.emulator.rest.transport.server import serve
 from crmarena_sf.emulator.store.org import Org
 
 TIMEOUT = 0.5

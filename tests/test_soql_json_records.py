@@ -14,7 +14,7 @@ import json
 import pytest
 from crmarena_sf.emulator import soql
 from crmarena_sf.emulator.soql.plans import bound_query, context, plan_for
-from crmarena_sf.emulator.soql.translate import compile_plan
+from crmarena_sf.emulator.soql.translate import PlanOptions, compile_plan
 
 pytestmark = pytest.mark.slow
 
@@ -42,7 +42,7 @@ def org(crmarena_fork):
 def json_plan(org, text: str):
     """The plan with DuckDB writing the records, whatever the size heuristic would choose."""
     bound = bound_query(org.schema, text)
-    return compile_plan(bound, context(org), org.schema, "62.0", False, False, org.read_through, True)
+    return compile_plan(bound, PlanOptions(org.schema, context(org), "62.0", read_through=org.read_through))
 
 
 @pytest.mark.parametrize("text", QUERIES)

@@ -12,7 +12,7 @@ import json
 from crmarena_sf.emulator import Org, soql
 from crmarena_sf.emulator.soql.dialect import SOQL
 from crmarena_sf.emulator.soql.plans import bound_query, context, plan_for
-from crmarena_sf.emulator.soql.translate import compile_plan
+from crmarena_sf.emulator.soql.translate import PlanOptions, compile_plan
 
 QUERIES = [
     "SELECT Id, Name, Owner.Name, CreatedDate FROM Account WHERE Name != null AND CreatedDate < 2030-01-01T00:00:00Z "
@@ -31,9 +31,15 @@ def test_compiling_leaves_the_shared_bound_query_unchanged():
     for text in QUERIES:
         bound = bound_query(fork.schema, text)
         before = bound.tree.copy()
-        through = compile_plan(bound, context(fork), fork.schema, "62.0", False, False, fork.read_through)
-        own = compile_plan(bound, context(parent), parent.schema, "62.0", False, False, parent.read_through)
-        again = compile_plan(bound, context(fork), fork.schema, "62.0", False, False, fork.read_through)
+        through = compile_plan(
+            bound, PlanOptions(fork.schema, context(fork), "62.0", read_through=fork.read_through)
+        )
+        own = compile_plan(
+            bound, PlanOptions(parent.schema, context(parent), "62.0", read_through=parent.read_through)
+        )
+        again = compile_plan(
+            bound, PlanOptions(fork.schema, context(fork), "62.0", read_through=fork.read_through)
+        )
         assert bound.tree == before and bound.tree.sql(dialect=SOQL) == before.sql(dialect=SOQL)
         assert again.sql == through.sql and again.json_sql == through.json_sql
         catalog = dict(fork.read_through)["Account"]

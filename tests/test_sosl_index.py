@@ -154,6 +154,18 @@ def test_a_saved_org_file_holds_an_up_to_date_index(org, tmp_path, monkeypatch):
         assert names(reader, "parka") == ["Alpine Parka", "Saved Parka"]
 
 
+def test_an_org_never_searched_still_writes_an_index_into_the_file_it_is_saved_to(tmp_path, monkeypatch):
+    """The store announces "file written"; the search index, subscribed for every org, writes itself in."""
+    never_searched = Org.new()
+    never_searched.insert("Product2", {"Name": "Alpine Parka"})
+    assert index_tables(never_searched) == set()
+    path = tmp_path / "org.duckdb"
+    never_searched.save(path)
+    monkeypatch.setattr(index, "build_objects", lambda *a, **k: pytest.fail("a saved org was re-indexed"))
+    with Org.open(path, read_only=True) as reader:  # a reader could not store an index in the file
+        assert names(reader, "parka") == ["Alpine Parka"]
+
+
 def test_a_fork_of_a_read_only_org_with_an_outdated_index_rebuilds_it_in_memory(org, tmp_path):
     org.insert("Product2", {"Name": "Saved Parka"})
     path = tmp_path / "org.duckdb"

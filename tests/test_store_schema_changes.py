@@ -44,6 +44,21 @@ def test_a_new_object_and_lookup_work_in_dml_soql_and_sosl(org):
     assert [r["Name"] for r in found] == ["Billing problem"]
 
 
+def test_listeners_hear_the_schema_grow_for_the_new_object_and_the_object_that_gained_a_field(org):
+    """store/events.py: "schema grown" names the object, without Ids, once the new schema is in place."""
+    heard = []
+    org.listeners.append(
+        lambda o, name, ids, kind: heard.append((name, tuple(ids), kind, o.schema.get(name) is not None))
+    )
+    add_custom_object(org, "Issue__c", "Issue", "Issues", ISSUE_NAME)
+    add_custom_field(
+        org,
+        "Case",
+        {"name": "IssueId__c", "type": "reference", "label": "Issue", "to": "Issue__c", "child": "Cases__r"},
+    )
+    assert heard == [("Issue__c", (), "schema grown", True), ("Case", (), "schema grown", True)]
+
+
 def test_an_indexed_object_gaining_a_field_is_searchable_by_it(org):
     org.insert("Product2", {"Name": "Trail Jacket"})
     assert sosl.search(org, "FIND {Trail} RETURNING Product2(Name)")["searchRecords"]

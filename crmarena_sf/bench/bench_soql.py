@@ -29,6 +29,7 @@ from crmarena_sf.bench import Measurement
 from crmarena_sf.bench.soql_mix import BenchQuery, bench_queries
 from crmarena_sf.emulator.soql.plans import clear_caches, plan_for
 from crmarena_sf.emulator.wire import to_json
+from crmarena_sf.metadata import API_VERSION
 
 TARGET_EACH = 1.6
 TARGET_MIX = 1.3
@@ -72,7 +73,7 @@ def client_for(body: bytes):
     session = requests.Session()
     session.trust_env = False
     session.mount(INSTANCE + "/", FixedBody(body))
-    return Salesforce(instance_url=INSTANCE, session_id="bench", session=session, version="62.0")
+    return Salesforce(instance_url=INSTANCE, session_id="bench", session=session, version=API_VERSION)
 
 
 def _ms(func) -> float:
@@ -103,7 +104,7 @@ def measure(org, sf, query: BenchQuery, repeat: int) -> tuple[float, float, floa
 def cold_compile(org, text: str) -> float:
     """Milliseconds to parse, bind and translate ``text`` with empty plan caches."""
     clear_caches()
-    return _ms(lambda: plan_for(org, text, False, "62.0"))
+    return _ms(lambda: plan_for(org, text, False, API_VERSION))
 
 
 def mockforce_rows(org, sf, queries: list[BenchQuery], repeat: int) -> list[Measurement]:

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from crmarena_sf.cli.arguments import port_number
 from crmarena_sf.cli.errors import CliError
-from crmarena_sf.connection.connect import DEFAULT_VERSION
 from crmarena_sf.connection.orgs import ORG_HELP, OrgNotFound, resolve_org
+from crmarena_sf.metadata import API_VERSION
 from crmarena_sf.metadata.user_describes import DescribesError
 
 
@@ -72,10 +72,10 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from crmarena_sf.emulator.rest.grants import GrantPolicy
-    from crmarena_sf.emulator.rest.router import Router
-    from crmarena_sf.emulator.rest.server import serve
-    from crmarena_sf.emulator.rest.tls import CertificateDirectoryError, certificate_paths
+    from crmarena_sf.emulator.rest.auth.grants import GrantPolicy
+    from crmarena_sf.emulator.rest.transport.router import Router
+    from crmarena_sf.emulator.rest.transport.server import serve
+    from crmarena_sf.emulator.rest.transport.tls import CertificateDirectoryError, certificate_paths
 
     if not args.http:
         try:  # before the org, which may take seconds to open: a bad --cert-dir fails at once
@@ -134,7 +134,7 @@ def how_to_connect(instance_url: str, session_id: str, cert_path: Path | None) -
     curl += [
         "-H",
         f"Authorization: Bearer {session_id}",
-        f"{instance_url}/services/data/v{DEFAULT_VERSION}/limits",
+        f"{instance_url}/services/data/v{API_VERSION}/limits",
     ]
     lines.append("curl: " + shlex.join(curl))
     return lines

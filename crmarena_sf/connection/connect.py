@@ -17,12 +17,6 @@ if TYPE_CHECKING:
     import requests
     from simple_salesforce import Salesforce
 
-DEFAULT_VERSION = "62.0"
-"""The API version both backends use unless told otherwise (the emulator's newest, see emulator.rest.versions)."""
-
-EMULATOR_INSTANCE_URL = "https://crmarena-sf.my.salesforce.com"
-"""Where an emulated org appears to live (only the mounted adapter ever answers it)."""
-
 CREDENTIAL_VARIABLES = {
     "username": "SALESFORCE_USERNAME",
     "password": "SALESFORCE_PASSWORD",
@@ -69,17 +63,26 @@ def connect_emulator(
     *,
     writable: bool = False,
     describes: str | Path | list[str | Path] | None = None,
-    version: str = DEFAULT_VERSION,
+    version: str | None = None,
     session_id: str | None = None,
-    instance_url: str = EMULATOR_INSTANCE_URL,
+    instance_url: str | None = None,
     session: requests.Session | None = None,
 ) -> Salesforce:
-    """An emulated org behind a transport adapter mounted on the client's session (a private fork unless ``writable``)."""
+    """An emulated org behind a transport adapter mounted on the client's session (a private fork unless ``writable``).
+
+    ``instance_url``: where the org appears to live (only the mounted adapter ever answers it;
+    by default the emulator's own, ``INSTANCE_URL`` of :mod:`crmarena_sf.emulator.rest.transport.messages`).
+    """
     import requests
     from simple_salesforce import Salesforce
 
-    from crmarena_sf.emulator.rest.adapter import EmulatorAdapter
-    from crmarena_sf.emulator.rest.router import Router
+    from crmarena_sf.emulator.rest.transport.adapter import EmulatorAdapter
+    from crmarena_sf.emulator.rest.transport.messages import INSTANCE_URL
+    from crmarena_sf.emulator.rest.transport.router import Router
+    from crmarena_sf.metadata import API_VERSION
+
+    instance_url = instance_url or INSTANCE_URL
+    version = version or API_VERSION
 
     router = Router.for_org(resolve_org(org, writable=writable, describes=describes))
     if session is None:
@@ -97,7 +100,7 @@ def connect_emulator(
 
 def emulated_org(sf: Salesforce):
     """The emulator org behind a client made by :func:`connect` (None for a real org)."""
-    from crmarena_sf.emulator.rest.adapter import EmulatorAdapter
+    from crmarena_sf.emulator.rest.transport.adapter import EmulatorAdapter
 
     adapter = sf.session.get_adapter(f"https://{sf.sf_instance}/") if sf.session else None
     return adapter.router.org if isinstance(adapter, EmulatorAdapter) else None
@@ -110,7 +113,7 @@ def emulator_errors(sf: Salesforce) -> list[str]:
     benchmark runner does not score an episode that met one. Empty for a real org, whose 5xx
     are its own.
     """
-    from crmarena_sf.emulator.rest.adapter import EmulatorAdapter
+    from crmarena_sf.emulator.rest.transport.adapter import EmulatorAdapter
 
     adapter = sf.session.get_adapter(f"https://{sf.sf_instance}/") if sf.session else None
     return list(adapter.server_errors) if isinstance(adapter, EmulatorAdapter) else []
@@ -118,7 +121,7 @@ def emulator_errors(sf: Salesforce) -> list[str]:
 
 def connect_salesforce(
     *,
-    version: str = DEFAULT_VERSION,
+    version: str | None = None,
     env_file: str | Path | None = ".env",
     session=None,
     verify: str | Path | bool | None = None,
@@ -133,8 +136,10 @@ def connect_salesforce(
         from crmarena_sf.connection.verify_session import VerifySession
 
         session = VerifySession(str(verify) if isinstance(verify, Path) else verify)
+    from crmarena_sf.metadata import API_VERSION
+
     values = _credentials(credentials, env_file)
-    common: dict[str, Any] = {"version": version}
+    common: dict[str, Any] = {"version": version or API_VERSION}
     if session is not None:
         common["session"] = session
     if values.get("instance_url") and values.get("session_id"):

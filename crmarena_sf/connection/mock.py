@@ -44,7 +44,6 @@ from typing import Any
 from crmarena_sf.connection.mock_nesting import forward_unregistered, installed_send
 from crmarena_sf.connection.orgs import resolve_org
 
-MOCK_INSTANCE_URL = "https://crmarena-sf.my.salesforce.com"
 SALESFORCE_HOSTS = re.compile(
     r"^https?://([A-Za-z0-9-]+\.)*(salesforce|force)\.com(:\d+)?(/|$)", re.IGNORECASE
 )
@@ -59,7 +58,7 @@ class MockSalesforce:
         org: Any = "blank",
         *,
         strict_sessions: bool = False,
-        instance_url: str = MOCK_INSTANCE_URL,
+        instance_url: str | None = None,
         fork: bool = False,
         describes: Any = None,
     ) -> None:
@@ -67,7 +66,8 @@ class MockSalesforce:
         self.describes = describes
         """Directories of describe documents whose objects and fields the org gains (see crmarena_sf.orgs)."""
         self.strict_sessions = strict_sessions
-        self.instance_url = instance_url.rstrip("/")
+        self.instance_url = instance_url.rstrip("/") if instance_url else None
+        """Where the mocked org lives (by default the emulator's own instance URL, set once entered)."""
         self.fork = fork
         """True: each activation works on a fork of the given org (an Org object is otherwise shared)."""
         self.org = None
@@ -79,8 +79,11 @@ class MockSalesforce:
     def __enter__(self) -> MockSalesforce:
         import responses
 
-        from crmarena_sf.emulator.rest.router import Router
+        from crmarena_sf.emulator.rest.transport.messages import INSTANCE_URL
+        from crmarena_sf.emulator.rest.transport.router import Router
         from crmarena_sf.emulator.store.org import Org
+
+        self.instance_url = self.instance_url or INSTANCE_URL
 
         if self.fork and isinstance(self._org_name, Org):
             # A name already gives a new org each time; only an Org object passed in needs forking.
@@ -142,7 +145,7 @@ class MockSalesforce:
         )
 
     def _answer(self, prepared) -> tuple[int, dict[str, str], bytes]:
-        from crmarena_sf.emulator.rest.adapter import answer as routed
+        from crmarena_sf.emulator.rest.transport.adapter import answer as routed
 
         answer = routed(self.router, prepared, self.instance_url)
         return answer.status, dict(answer.headers), answer.body

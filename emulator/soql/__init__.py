@@ -30,7 +30,10 @@ from crmarena_sf.emulator.soql.execute import (
     open_locators,
     shape_records,
 )
+from crmarena_sf.emulator.soql.nodes import WithClause
 from crmarena_sf.emulator.soql.plans import plan_for
+from crmarena_sf.emulator.soql.selection import RecordSelection
+from crmarena_sf.metadata import API_VERSION
 
 if TYPE_CHECKING:
     from crmarena_sf.emulator.store.org import Org
@@ -39,7 +42,12 @@ __all__ = ["query", "query_json", "query_more", "query_more_json", "select_recor
 
 
 def query(
-    org: Org, soql: str, *, include_deleted: bool = False, batch_size: int = 2000, api_version: str = "62.0"
+    org: Org,
+    soql: str,
+    *,
+    include_deleted: bool = False,
+    batch_size: int = 2000,
+    api_version: str = API_VERSION,
 ) -> dict:
     """The REST body of GET /query (or /queryAll when include_deleted): {totalSize, done, records[, nextRecordsUrl]}.
 
@@ -52,7 +60,12 @@ def query(
 
 
 def query_json(
-    org: Org, soql: str, *, include_deleted: bool = False, batch_size: int = 2000, api_version: str = "62.0"
+    org: Org,
+    soql: str,
+    *,
+    include_deleted: bool = False,
+    batch_size: int = 2000,
+    api_version: str = API_VERSION,
 ) -> bytes:
     """:func:`query`'s body as UTF-8 JSON bytes (what REST sends); raises SalesforceError like :func:`query`."""
     text = soql if isinstance(soql, str) else ""
@@ -61,13 +74,13 @@ def query_json(
         return first_batch_json(org, plan, batch_size_of(batch_size), api_version)
 
 
-def query_more_json(org: Org, locator: str, *, api_version: str = "62.0") -> bytes:
+def query_more_json(org: Org, locator: str, *, api_version: str = API_VERSION) -> bytes:
     """:func:`query_more`'s body as UTF-8 JSON bytes."""
     with statement_errors():
         return next_batch_json(org, locator, api_version)
 
 
-def query_more(org: Org, locator: str, *, api_version: str = "62.0") -> dict:
+def query_more(org: Org, locator: str, *, api_version: str = API_VERSION) -> dict:
     """The next batch for a query locator (the last path segment of nextRecordsUrl, e.g. '01gEm0000000001AAA-2000').
 
     Unknown/expired locator -> SalesforceError('INVALID_QUERY_LOCATOR', 'invalid query locator', status=400).
@@ -85,31 +98,25 @@ def select_records(
     limit: int | None = None,
     offset: int | None = None,
     restrict_ids: list[str] | None = None,
-    api_version: str = "62.0",
-    with_text: str | None = None,
+    api_version: str = API_VERSION,
+    data_category: WithClause | None = None,
 ) -> list[dict]:
     """Records of one object as a SOQL query would return them: SOSL's ``RETURNING Obj(fields WHERE ...)``.
 
-    Runs ``SELECT <field_list_text> FROM <object_name> [WHERE <where_text>] [WITH <with_text>]
-    [ORDER BY <order_by_text>] [LIMIT limit] [OFFSET offset]`` through the SOQL engine (same parser, binder, semantics and
-    record shape). ``restrict_ids`` keeps only those records; without ORDER BY they come back
+    Runs ``SELECT <field_list_text> FROM <object_name> [WHERE <where_text>] [WITH <data_category>]
+    [ORDER BY <order_by_text>] [LIMIT limit] [OFFSET offset]`` through the SOQL engine (same
+    parser, binder, semantics and record shape), each part read on its own
+    (:mod:`crmarena_sf.emulator.soql.selection`); ``data_category`` is a WITH DATA CATEGORY clause
+    already parsed. ``restrict_ids`` keeps only those records; without ORDER BY they come back
     in the order of ``restrict_ids`` (a search's relevance order). Errors are SalesforceError
     without the caret prefix (the text is not the caller's). Every matching record is returned
     (no batching).
     """
-    text = f"SELECT {field_list_text} FROM {object_name}"
-    if where_text:
-        text += f" WHERE ({where_text})"
-    if with_text:
-        text += f" WITH {with_text}"
-    if order_by_text:
-        text += f" ORDER BY {order_by_text}"
-    if limit is not None:
-        text += f" LIMIT {int(limit)}"
-    if offset is not None:
-        text += f" OFFSET {int(offset)}"
+    selection = RecordSelection(
+        object_name, field_list_text, where_text, order_by_text, limit, offset, data_category
+    )
     with statement_errors(SoqlError, _without_caret):
-        plan = plan_for(org, text, False, api_version, restrict_ids=restrict_ids is not None)
+        plan = plan_for(org, selection, False, api_version, restrict_ids=restrict_ids is not None)
         if plan.kind != "records":
             raise SalesforceError("MALFORMED_QUERY", "unexpected token: '('")
         params = [list(restrict_ids)] if restrict_ids is not None else None

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from crmarena_sf.emulator.soql import nodes
 from crmarena_sf.emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
-from crmarena_sf.emulator.soql.data_categories import bind_data_categories
+from crmarena_sf.emulator.soql.category_filters import bind_data_categories
 from crmarena_sf.emulator.soql.dialect import SOQL
 from crmarena_sf.emulator.soql.errors import (
     bad_child_relationship,

@@ -77,4 +77,4 @@ class BoundQuery:
     scope: str | None = None
     relationship: ChildRelationship | None = None
     categories: list = field(default_factory=list)
-    """WITH DATA CATEGORY's filters (:class:`crmarena_sf.emulator.soql.data_categories.CategoryFilter`)."""
+    """WITH DATA CATEGORY's filters (:class:`crmarena_sf.emulator.soql.category_filters.CategoryFilter`)."""

@@ -15,12 +15,9 @@ A parent's child list longer than one part comes back as ``{totalSize: n, done: 
 nextRecordsUrl: "/services/data/vXX.X/query/<locator>-<k>", records: [first k]}`` and the rest
 is read through that URL like any query locator ("Understanding Query Results",
 sforce_api_calls_soql_relationships_query_results.htm: subquery results, like query results,
-may need queryMore()). Salesforce does not document the size of that first part; public
-answers show 499 child records with the rest behind ``<locator>-499``
-(https://github.com/simple-salesforce/simple-salesforce/issues/311,
-https://github.com/jsforce/jsforce/issues/577) and 199 where the batch was capped at 200
-(https://github.com/jsforce/jsforce/pull/1752). The model: a part holds the SOAP API's
-default batch of 500 rows, or the smaller batch size asked for, less the parent's own row.
+may need queryMore()). A part holds the SOAP API's default batch of 500 rows, or the smaller
+batch size asked for, less the parent's own row: Salesforce does not document the size, and
+this is what real orgs were seen to answer (the evidence: docs/modelled-behaviour.md).
 """
 
 from __future__ import annotations
@@ -37,7 +34,7 @@ from crmarena_sf.emulator.errors import SalesforceError
 from crmarena_sf.emulator.soql.json_records import MANY_ROWS
 from crmarena_sf.emulator.soql.seek import bind_id_list
 from crmarena_sf.emulator.soql.shape import bulk_allocation, child_result
-from crmarena_sf.emulator.soql.translate import Plan
+from crmarena_sf.emulator.soql.translate import QueryPlan
 from crmarena_sf.emulator.wire import to_json
 
 if TYPE_CHECKING:
@@ -57,10 +54,10 @@ _locator_lock = threading.Lock()
 
 
 @dataclass
-class Cursor:
+class PagedRows:
     """The rows of a query still being paged."""
 
-    plan: Plan
+    plan: QueryPlan
     rows: list[tuple]
     batch_size: int
     api_version: str
@@ -77,21 +74,21 @@ def batch_size_of(requested: int | None) -> int:
     return max(MIN_BATCH, min(MAX_BATCH, int(requested)))
 
 
-def fetch(org: Org, plan: Plan, params: list[Any] | None = None) -> list[tuple]:
+def fetch(org: Org, plan: QueryPlan, params: list[Any] | None = None) -> list[tuple]:
     """All rows of ``plan``'s columns (a DuckDB failure reaches the error boundary as an engine bug)."""
     sql, params = _statement(plan, plan.sql, params)
     with org.lock:
         return org.con.execute(sql, params).fetchall()
 
 
-def _statement(plan: Plan, sql: str, params: list[Any] | None) -> tuple[str, list[Any] | None]:
+def _statement(plan: QueryPlan, sql: str, params: list[Any] | None) -> tuple[str, list[Any] | None]:
     """``sql`` and its parameters, the run-time Id list written in where the plan holds it."""
     if plan.id_list and params:
         return bind_id_list(sql, params[0]), params[1:] or None
     return sql, params
 
 
-def fetch_records(org: Org, plan: Plan, params: list[Any] | None = None) -> tuple[list[tuple], bool]:
+def fetch_records(org: Org, plan: QueryPlan, params: list[Any] | None = None) -> tuple[list[tuple], bool]:
     """The rows of a records or aggregate plan, and whether they are ``(Id, record JSON)`` pairs DuckDB
     wrote (an aggregate row's Id is null).
 
@@ -108,17 +105,17 @@ def fetch_records(org: Org, plan: Plan, params: list[Any] | None = None) -> tupl
     return rows, as_json
 
 
-def first_batch(org: Org, plan: Plan, batch_size: int, api_version: str) -> dict:
+def first_batch(org: Org, plan: QueryPlan, batch_size: int, api_version: str) -> dict:
     """The REST body of a query: the first batch, and a locator when more rows remain."""
     return _as_dict(*first_batch_parts(org, plan, batch_size, api_version))
 
 
-def first_batch_json(org: Org, plan: Plan, batch_size: int, api_version: str) -> bytes:
+def first_batch_json(org: Org, plan: QueryPlan, batch_size: int, api_version: str) -> bytes:
     """The same body as :func:`first_batch`, as the JSON bytes a REST client receives."""
     return _as_json(*first_batch_parts(org, plan, batch_size, api_version))
 
 
-def first_batch_parts(org: Org, plan: Plan, batch_size: int, api_version: str) -> tuple[dict, list]:
+def first_batch_parts(org: Org, plan: QueryPlan, batch_size: int, api_version: str) -> tuple[dict, list]:
     """The body's head (totalSize, done, nextRecordsUrl) and its records (dicts, or JSON texts)."""
     if plan.kind == "count":
         rows = fetch(org, plan)
@@ -136,16 +133,16 @@ def first_batch_parts(org: Org, plan: Plan, batch_size: int, api_version: str) -
             records = [plan.build(r) for r in rows]
         return {"totalSize": len(rows), "done": True}, records
     rows, as_json = fetch_records(org, plan)
-    cursor = Cursor(plan, rows, batch_size, api_version, as_json)
+    cursor = PagedRows(plan, rows, batch_size, api_version, as_json)
     return page_parts(org, cursor, 0, None)
 
 
-def page(org: Org, cursor: Cursor, position: int, locator: str | None) -> dict:
+def page(org: Org, cursor: PagedRows, position: int, locator: str | None) -> dict:
     """The batch of ``cursor`` starting at ``position``, as a body of dicts."""
     return _as_dict(*page_parts(org, cursor, position, locator))
 
 
-def page_parts(org: Org, cursor: Cursor, position: int, locator: str | None) -> tuple[dict, list]:
+def page_parts(org: Org, cursor: PagedRows, position: int, locator: str | None) -> tuple[dict, list]:
     """The batch of ``cursor`` starting at ``position``: the body's head and its records.
 
     Child-subquery rows count toward the batch size (Salesforce Developer Limits, "SOQL and
@@ -193,7 +190,7 @@ def _as_json(head: dict, records: list) -> bytes:
 
 
 def shape_records(
-    org: Org, plan: Plan, rows: list[tuple], json_rows: bool = False, batch_size: int = MAX_BATCH
+    org: Org, plan: QueryPlan, rows: list[tuple], json_rows: bool = False, batch_size: int = MAX_BATCH
 ) -> list[dict]:
     """REST records for ``rows``, with their child subqueries run for these parents.
 
@@ -229,7 +226,7 @@ class ChildPart(dict):
     __slots__ = ("plan", "rest")
 
 
-def child_part(plan: Plan, records: list[dict] | None, batch_size: int) -> dict | None:
+def child_part(plan: QueryPlan, records: list[dict] | None, batch_size: int) -> dict | None:
     """A parent's child list: whole when it fits one part, else its first part (and the rest kept)."""
     part = min(CHILD_PART, batch_size) - 1
     if records is None or len(records) <= part:
@@ -246,7 +243,7 @@ def open_locators(org: Org, records: list[dict], batch_size: int, api_version: s
             if not (isinstance(value, dict) and "totalSize" in value and "records" in value):
                 continue
             if isinstance(value, ChildPart) and value["nextRecordsUrl"] is None:
-                cursor = Cursor(value.plan, value.rest, batch_size, api_version, shaped=True)
+                cursor = PagedRows(value.plan, value.rest, batch_size, api_version, shaped=True)
                 position = len(value["records"])
                 value["nextRecordsUrl"] = (
                     f"/services/data/v{api_version}/query/{remember(org, cursor)}-{position}"
@@ -274,7 +271,7 @@ def _child_rows(record: dict) -> int:
 
 
 # ---------------------------------------------------------------------------- locators
-def remember(org: Org, cursor: Cursor) -> str:
+def remember(org: Org, cursor: PagedRows) -> str:
     """A new query locator for ``cursor`` (an Id with the query locator prefix 01g)."""
     with _locator_lock:
         locator = ids.make_id("01g", next(_locator_numbers))
@@ -296,7 +293,7 @@ def next_batch(org: Org, locator: str, api_version: str) -> dict:
     return page(org, cursor, position, head)
 
 
-def _locate(org: Org, locator: str, api_version: str) -> tuple[Cursor, int, str]:
+def _locate(org: Org, locator: str, api_version: str) -> tuple[PagedRows, int, str]:
     """The cursor, position and locator Id of a ``nextRecordsUrl`` locator; INVALID_QUERY_LOCATOR otherwise."""
     if not isinstance(locator, str):
         raise invalid_locator()

@@ -23,9 +23,14 @@ binder checks how deep). The WITH and SET OPTIONS grammar is :mod:`crmarena_sf.e
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from crmarena_sf.emulator.soql import nodes
 from crmarena_sf.emulator.soql.cursor import RESERVED
+from crmarena_sf.emulator.soql.errors import SoqlError, unexpected_token
+from crmarena_sf.emulator.soql.lexer import Token
 from crmarena_sf.emulator.soql.nodes import at
+from crmarena_sf.emulator.soql.selection import RecordSelection
 from crmarena_sf.emulator.soql.with_clauses import WithClauseParser
 from sqlglot import exp
 from sqlglot.tokens import TokenType
@@ -34,6 +39,75 @@ from sqlglot.tokens import TokenType
 def parse(text: str) -> exp.Select:
     """The sqlglot tree of one SOQL query; raises SoqlError (MALFORMED_QUERY ...) on bad input."""
     return _Parser(text).statement()
+
+
+def parse_selection(selection: RecordSelection) -> exp.Select:
+    """The tree of a query given by parts (SOSL's RETURNING clauses, :mod:`crmarena_sf.emulator.soql.selection`).
+
+    Each part is read by the production that reads it inside ``SELECT <fields> FROM <object>
+    [WHERE (<where>)] [ORDER BY <order_by>] [LIMIT n] [OFFSET n]``, and sees the token that
+    follows it there (``FROM`` after the field list, the parenthesis closing the condition), so
+    a part is accepted, refused and worded as in that query; WITH DATA CATEGORY is the clause
+    SOSL parsed. Raises SoqlError.
+    """
+    fields = _Part(selection.fields, after=[_word("FROM")])
+    items = fields.select_list(subquery=False)
+    fields.read_to_end()
+    table = at(exp.Table(this=at(exp.to_identifier(selection.object_name), 0)), 0)
+    query = at(exp.Select(expressions=items, from_=exp.From(this=table)), 0)
+    if selection.where:
+        where = _Part(selection.where, before=[(TokenType.L_PAREN, "(")], after=[(TokenType.R_PAREN, ")")])
+        query.set("where", exp.Where(this=where.condition()))
+        where.finish()
+    if selection.data_category is not None:
+        query.meta["with"] = [selection.data_category]
+    tail = _Part(
+        selection.order_by or "",
+        after=[*_limit("LIMIT", selection.limit), *_limit("OFFSET", selection.offset)],
+    )
+    if selection.order_by:
+        query.set("order", at(exp.Order(expressions=tail.order_list()), 0))
+    tail.limits(query)
+    tail.for_clauses(query)
+    tail.finish()
+    return query
+
+
+@dataclass(frozen=True)
+class SelectItem:
+    """One item of a SELECT list as written: its text and where it stands in the query."""
+
+    text: str
+    start: int
+    end: int
+    subquery: SelectDescription | None = None
+    """For a child subquery, ``(SELECT ... FROM Relationship ...)``: its own description."""
+
+
+@dataclass(frozen=True)
+class SelectDescription:
+    """What a query selects from where: the object (a child relationship, for a subquery) and the items."""
+
+    object_name: str
+    items: tuple[SelectItem, ...]
+
+
+def describe_select(text: str) -> SelectDescription:
+    """The object a query reads and its SELECT list as written, subqueries described in turn; raises SoqlError.
+
+    For what the REST API reports about a query without running it (a Bulk query job's
+    ``object`` and the header of a result without rows, ``columns=true``'s display names).
+    """
+    return _described(parse(text), text)
+
+
+def _described(select: exp.Select, text: str) -> SelectDescription:
+    items = []
+    for item in select.expressions:
+        start, end = item.meta["offset"], item.meta["end"]
+        inner = _described(item.this, text) if isinstance(item, exp.Subquery) else None
+        items.append(SelectItem(text[start:end], start, end, inner))
+    return SelectDescription(select.args["from_"].this.name, tuple(items))
 
 
 class _Parser(WithClauseParser):
@@ -48,10 +122,7 @@ class _Parser(WithClauseParser):
 
     def select(self, subquery: bool = False) -> exp.Select:
         start = self.expect_word("SELECT")
-        items = [self.select_item(subquery)]
-        while self.is_kind(TokenType.COMMA):
-            self.advance()
-            items.append(self.select_item(subquery))
+        items = self.select_list(subquery)
         self.expect_word("FROM")
         table = self.from_object(subquery)
         query = at(exp.Select(expressions=items, from_=exp.From(this=table)), start.start)
@@ -73,15 +144,19 @@ class _Parser(WithClauseParser):
                 query.set("having", exp.Having(this=self.condition()))
         if self.is_word("ORDER") and self.is_word("BY", 1):
             query.set("order", self.order_by())
+        self.limits(query)
+        if not subquery:
+            self.for_clauses(query)
+        return query
+
+    def limits(self, query: exp.Select) -> None:
+        """``[LIMIT n] [OFFSET n]``."""
         if self.is_word("LIMIT"):
             tok = self.advance()
             query.set("limit", at(exp.Limit(expression=self.integer()), tok.start))
         if self.is_word("OFFSET"):
             tok = self.advance()
             query.set("offset", at(exp.Offset(expression=self.integer()), tok.start))
-        if not subquery:
-            self.for_clauses(query)
-        return query
 
     def from_object(self, subquery: bool = False) -> exp.Table:
         """The object (or, in a child subquery, the relationship) queried, and its alias."""
@@ -161,6 +236,16 @@ class _Parser(WithClauseParser):
         return at(exp.Literal.number(int(tok.text)), tok.start)
 
     # ------------------------------------------------------------------ select list
+    def select_list(self, subquery: bool) -> list[exp.Expression]:
+        """The items before FROM; each keeps where it ends in ``meta["end"]`` (:func:`describe_select`)."""
+        items = [self.select_item(subquery)]
+        items[-1].meta["end"] = self.tokens[self.pos - 1].end
+        while self.is_kind(TokenType.COMMA):
+            self.advance()
+            items.append(self.select_item(subquery))
+            items[-1].meta["end"] = self.tokens[self.pos - 1].end
+        return items
+
     def select_item(self, subquery: bool) -> exp.Expression:
         tok = self.peek()
         if tok is None:
@@ -235,11 +320,14 @@ class _Parser(WithClauseParser):
     def order_by(self) -> exp.Order:
         start = self.expect_word("ORDER")
         self.expect_word("BY")
+        return at(exp.Order(expressions=self.order_list()), start.start)
+
+    def order_list(self) -> list[exp.Ordered]:
         items = [self.order_item()]
         while self.is_kind(TokenType.COMMA):
             self.advance()
             items.append(self.order_item())
-        return at(exp.Order(expressions=items), start.start)
+        return items
 
     def order_item(self) -> exp.Ordered:
         value = self.operand()
@@ -256,3 +344,53 @@ class _Parser(WithClauseParser):
                 self.expect_word("LAST")
                 ordered.set("nulls_first", False)
         return at(ordered, nodes.offset_of(value) or 0)
+
+
+class _Part(_Parser):
+    """One part of a query given by parts, read between the tokens the query has around it.
+
+    ``before`` and ``after`` are those tokens (the parenthesis around a condition, ``FROM``
+    after a field list ...): the part's own text is never joined with them, but the grammar
+    reads them as it would in the query, and an error at one of them names it.
+    """
+
+    def __init__(
+        self, text: str, before: list[tuple[TokenType, str]] = (), after: list[tuple[TokenType, str]] = ()
+    ) -> None:
+        super().__init__(text)
+        end = len(text)  # where the tokens after the part stand: past every token of its own
+        around = [Token(kind, word, 0, 0) for kind, word in before] + [
+            Token(kind, word, end, end) for kind, word in after
+        ]
+        self._around = {id(token) for token in around}
+        self.tokens = [*around[: len(before)], *self.tokens, *around[len(before) :]]
+
+    def unexpected(self, tok: Token | None = None) -> SoqlError:
+        tok = tok if tok is not None else self.peek()
+        if tok is not None and id(tok) in self._around:
+            return unexpected_token(tok.text, None)
+        return super().unexpected(tok)
+
+    def read_to_end(self) -> None:
+        """Read the tokens the query has after the part; a token of the part's own left before them is unexpected."""
+        while self.peek() is not None:
+            if id(self.peek()) not in self._around:
+                raise self.unexpected()
+            self.advance()
+
+    def finish(self) -> None:
+        """Nothing left: the query ends here."""
+        if self.peek() is not None:
+            raise self.unexpected()
+
+
+def _word(word: str) -> tuple[TokenType, str]:
+    return (TokenType.VAR, word)
+
+
+def _limit(word: str, value: int | None) -> list[tuple[TokenType, str]]:
+    """``LIMIT n`` (or OFFSET) as the query's tokens: a negative number is a sign, then digits."""
+    if value is None:
+        return []
+    sign = [(TokenType.DASH, "-")] if value < 0 else []
+    return [_word(word), *sign, (TokenType.NUMBER, str(abs(value)))]

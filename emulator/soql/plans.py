@@ -2,8 +2,9 @@
 
 Binding depends only on the schema, so bound queries (and the errors of bad queries) are
 cached by ``(schema, text)``. A compiled plan also depends on what date literals and
-fiscal functions mean today for this org: the cache key adds the running user's day,
-time zone, fiscal year start and user, plus queryAll and the API version. Both caches
+fiscal functions mean today for this org, queryAll, the API version and the org's tables:
+its key is the text and the :class:`~crmarena_sf.emulator.soql.translate.PlanOptions` it is
+compiled with. Both caches
 are process-wide, bounded, thread-safe and shared by every org with the same schema
 (forks included), since none of them holds org data.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from crmarena_sf.emulator.soql.binder import BoundQuery, bind
@@ -19,8 +21,9 @@ from crmarena_sf.emulator.soql.dates import fiscal_year_start_month, today
 from crmarena_sf.emulator.soql.errors import SoqlError, malformed, too_complicated
 from crmarena_sf.emulator.soql.functions import CompileContext
 from crmarena_sf.emulator.soql.json_records import worth_writing_json
-from crmarena_sf.emulator.soql.parser import parse
-from crmarena_sf.emulator.soql.translate import Plan, compile_plan
+from crmarena_sf.emulator.soql.parser import parse, parse_selection
+from crmarena_sf.emulator.soql.selection import RecordSelection
+from crmarena_sf.emulator.soql.translate import PlanOptions, QueryPlan, compile_plan
 from crmarena_sf.emulator.store.indexes import indexed_columns
 from crmarena_sf.emulator.store.recycle_bin import tables_without_deleted
 
@@ -87,10 +90,16 @@ def clear_caches() -> None:
     _plans.clear()
 
 
-def bound_query(schema, text: str) -> BoundQuery:
-    """The bound query for ``text`` (cached, errors included); raises SoqlError."""
+def bound_query(schema, text: str | RecordSelection) -> BoundQuery:
+    """The bound query for ``text``, or for a query given by parts (cached, errors included); raises SoqlError."""
     key = (schema, text)  # the schema itself, not id(): a dead schema's id can be reused
-    return _bound.get_or_compute(key, lambda: bind(parse(_bounded(text)), schema))
+    return _bound.get_or_compute(key, lambda: bind(_parsed(text), schema))
+
+
+def _parsed(text: str | RecordSelection):
+    if isinstance(text, RecordSelection):
+        return parse_selection(text)
+    return parse(_bounded(text))
 
 
 def _bounded(text: str) -> str:
@@ -105,32 +114,26 @@ def context(org: Org) -> CompileContext:
 
 
 def plan_for(
-    org: Org, text: str, include_deleted: bool, api_version: str, restrict_ids: bool = False
-) -> Plan:
-    """The compiled plan of ``text`` for ``org`` now (cached); raises SoqlError."""
-    ctx = context(org)
-    read_through = org.read_through
-    indexed = indexed_columns(org)
-    live = frozenset() if include_deleted else tables_without_deleted(org)
-    key = (org.schema, text, include_deleted, api_version, restrict_ids, ctx, read_through, indexed, live)
+    org: Org, text: str | RecordSelection, include_deleted: bool, api_version: str, restrict_ids: bool = False
+) -> QueryPlan:
+    """The compiled plan of ``text`` (or of a query given by parts) for ``org`` now (cached); raises SoqlError."""
+    options = PlanOptions(
+        org.schema,
+        context(org),
+        api_version,
+        include_deleted,
+        restrict_ids,
+        org.read_through,
+        indexed_columns(org),
+        frozenset() if include_deleted else tables_without_deleted(org),
+    )
 
-    def compile_now() -> Plan:
+    def compile_now() -> QueryPlan:
         bound = bound_query(org.schema, text)
         json_records = worth_writing_json(bound, lambda: table_rows(org, bound.obj.name))
-        return compile_plan(
-            bound,
-            ctx,
-            org.schema,
-            api_version,
-            include_deleted,
-            restrict_ids,
-            read_through,
-            json_records,
-            indexed,
-            live,
-        )
+        return compile_plan(bound, replace(options, json_records=json_records))
 
-    return _plans.get_or_compute(key, compile_now)
+    return _plans.get_or_compute((text, options), compile_now)
 
 
 TABLE_ROWS_KEY = "soql.table_rows"

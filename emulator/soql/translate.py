@@ -14,7 +14,7 @@ Besides the Salesforce semantics done by those modules, this one reproduces:
 - a child subquery's LIMIT and OFFSET apply per parent record;
 - an aggregate query groups text ignoring case, shows each group's least spelling, and lists
   ROLLUP/CUBE subtotals after their groups, the grand total last (:mod:`crmarena_sf.emulator.soql.grouping`);
-- WITH DATA CATEGORY keeps the articles classified as asked (:mod:`crmarena_sf.emulator.soql.data_categories`).
+- WITH DATA CATEGORY keeps the articles classified as asked (:mod:`crmarena_sf.emulator.soql.category_filters`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import sqlglot
 from crmarena_sf.emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
-from crmarena_sf.emulator.soql.data_categories import category_predicate
+from crmarena_sf.emulator.soql.category_filters import category_predicate
 from crmarena_sf.emulator.soql.errors import malformed
 from crmarena_sf.emulator.soql.functions import (
     TEXT_TYPES,
@@ -86,11 +86,11 @@ class ChildPlan:
     """A child relationship subquery, run once per batch of parent records."""
 
     key: str
-    plan: Plan
+    plan: QueryPlan
 
 
 @dataclass
-class Plan:
+class QueryPlan:
     """A compiled query: DuckDB SQL text, and how to turn its rows into REST records."""
 
     sql: str
@@ -139,36 +139,48 @@ class _Columns:
         return index
 
 
-def compile_plan(
-    bound: BoundQuery,
-    ctx: CompileContext,
-    schema: Schema,
-    api_version: str,
-    include_deleted: bool,
-    restrict_ids: bool = False,
-    read_through: tuple[tuple[str, str], ...] = (),
-    json_records: bool = True,
-    indexed: frozenset[tuple[str, str]] = frozenset(),
-    without_deleted: frozenset[str] = frozenset(),
-) -> Plan:
-    """The plan of a bound query for one context (its day, time zone and fiscal year).
+@dataclass(frozen=True, slots=True)
+class PlanOptions:
+    """Everything a plan depends on besides its query: how :func:`compile_plan` compiles it, and
+    (with the query) the key the plan cache keeps it under (:mod:`crmarena_sf.emulator.soql.plans`)."""
 
-    With ``restrict_ids`` the plan takes one parameter, a list of Ids, and keeps only those
-    records (SOSL's RETURNING clauses run this way over the Ids a search matched).
-    ``read_through`` (``Org.read_through``) names the tables a fork reads from another
-    catalog; they are qualified with it so DuckDB reads the table itself, not the fork's view.
-    ``json_records`` lets DuckDB write the records as JSON where it can (emulator.soql.json_records).
-    ``indexed`` names the ``(table, column)`` pairs with an index (emulator.soql.seek fences lookups on them).
-    ``without_deleted`` names tables known to hold no deleted record (emulator.store.recycle_bin): their
-    queries need no recycle-bin condition.
-    """
-    _check_relationship_levels(bound, api_version)
-    translator = _Translator(ctx, schema, f"/services/data/v{api_version}/sobjects/", include_deleted)
-    translator.catalogs = dict(read_through)
-    translator.json_records = json_records
-    translator.indexed = indexed
-    translator.without_deleted = without_deleted
-    if restrict_ids and not bound.count_only and not bound.aggregate:
+    schema: Schema
+    ctx: CompileContext
+    """The org's day, time zone, fiscal year and running user (date literals, fiscal functions, USING SCOPE mine)."""
+    api_version: str
+    include_deleted: bool = False
+    """queryAll: records in the recycle bin too."""
+    restrict_ids: bool = False
+    """The plan takes one parameter, a list of Ids, and keeps only those records (SOSL's
+    RETURNING clauses run this way over the Ids a search matched)."""
+    read_through: tuple[tuple[str, str], ...] = ()
+    """``Org.read_through``: the tables a fork reads from another catalog; they are qualified with
+    it so DuckDB reads the table itself, not the fork's view."""
+    indexed: frozenset[tuple[str, str]] = frozenset()
+    """The ``(table, column)`` pairs with an index (:mod:`crmarena_sf.emulator.soql.seek` fences lookups on them)."""
+    without_deleted: frozenset[str] = frozenset()
+    """Tables known to hold no deleted record (:mod:`crmarena_sf.emulator.store.recycle_bin`): their
+    queries need no recycle-bin condition."""
+    json_records: bool = field(default=True, compare=False)
+    """Let DuckDB write the records as JSON where it can (:mod:`crmarena_sf.emulator.soql.json_records`).
+    A guess from the table's size when the plan is compiled, not part of the cache key: every
+    later run follows the row count the one before saw."""
+
+
+def compile_plan(bound: BoundQuery, options: PlanOptions) -> QueryPlan:
+    """The plan of a bound query for ``options`` (its org's day, time zone and fiscal year, its tables)."""
+    _check_relationship_levels(bound, options.api_version)
+    translator = _Translator(
+        options.ctx,
+        options.schema,
+        f"/services/data/v{options.api_version}/sobjects/",
+        options.include_deleted,
+    )
+    translator.catalogs = dict(options.read_through)
+    translator.json_records = options.json_records
+    translator.indexed = options.indexed
+    translator.without_deleted = options.without_deleted
+    if options.restrict_ids and not bound.count_only and not bound.aggregate:
         return translator.records_plan(bound, restrict=True)
     return translator.plan(bound)
 
@@ -353,14 +365,14 @@ class _Translator:
         return select
 
     # ------------------------------------------------------------------ plans
-    def plan(self, bound: BoundQuery) -> Plan:
+    def plan(self, bound: BoundQuery) -> QueryPlan:
         if bound.count_only:
             return self.count_plan(bound)
         if bound.aggregate:
             return self.aggregate_plan(bound)
         return self.records_plan(bound)
 
-    def count_plan(self, bound: BoundQuery) -> Plan:
+    def count_plan(self, bound: BoundQuery) -> QueryPlan:
         inner = self.base(bound, [exp.Literal.number(1)])
         if bound.group:
             inner = inner.group_by(*[ignoring_case(self.operand(g)).sql for g in bound.group], copy=False)
@@ -368,16 +380,16 @@ class _Translator:
         select = exp.Select(expressions=[exp.Count(this=exp.Star())]).from_(
             exp.Subquery(this=inner), copy=False
         )
-        return Plan(self.render(select), "count", lambda row: None)
+        return QueryPlan(self.render(select), "count", lambda row: None)
 
-    def aggregate_plan(self, bound: BoundQuery) -> Plan:
+    def aggregate_plan(self, bound: BoundQuery) -> QueryPlan:
         self.grouping_text = True
         try:
             return self._aggregate_plan(bound)
         finally:
             self.grouping_text = False
 
-    def _aggregate_plan(self, bound: BoundQuery) -> Plan:
+    def _aggregate_plan(self, bound: BoundQuery) -> QueryPlan:
         columns = _Columns()
         entries: list[Entry] = []
         as_json = True  # DuckDB can write each row's JSON (emulator.soql.json_records)
@@ -411,7 +423,7 @@ class _Translator:
             )
         select = self.finish(select, bound, ordered)
         rest = self.render_from(select)
-        plan = Plan(f"SELECT {', '.join(columns.sqls)}{rest}", "aggregate", aggregate_builder(entries))
+        plan = QueryPlan(f"SELECT {', '.join(columns.sqls)}{rest}", "aggregate", aggregate_builder(entries))
         struct = (
             aggregate_struct([(key, columns.sqls[source]) for key, source in entries])  # type: ignore[index]
             if as_json and all(isinstance(source, int) for _, source in entries)
@@ -424,7 +436,7 @@ class _Translator:
 
     def records_plan(
         self, bound: BoundQuery, parent_key: exp.Expression | None = None, restrict: bool = False
-    ) -> Plan:
+    ) -> QueryPlan:
         columns = _Columns()
         root = bound.joins.root
         id_index = columns.add(root.id_expression())
@@ -449,7 +461,7 @@ class _Translator:
         type_name = bound.obj.name
         build = record_builder(type_name, id_index, self.url_prefix, entries)
         rest = self.render_from(select)
-        plan = Plan(
+        plan = QueryPlan(
             f"SELECT {', '.join(columns.sqls)}{rest}",
             "records",
             build,

@@ -21,6 +21,7 @@ from crmarena_sf.emulator.sosl import index
 from crmarena_sf.emulator.sosl.errors import SoslSyntaxError
 from crmarena_sf.emulator.sosl.returning import records, targets
 from crmarena_sf.emulator.sosl.statement import Statement, parse
+from crmarena_sf.metadata import API_VERSION
 
 if TYPE_CHECKING:
     from crmarena_sf.emulator.store.org import Org
@@ -31,7 +32,7 @@ _PARSED: dict[str, Statement] = {}
 _PARSED_MAX = 512
 
 
-def search(org: Org, sosl: str, *, api_version: str = "62.0") -> dict:
+def search(org: Org, sosl: str, *, api_version: str = API_VERSION) -> dict:
     """The REST body of GET /search: {"searchRecords": [{"attributes": {"type", "url"}, <fields>...}, ...]}.
 
     Raises emulator.errors.SalesforceError (INVALID_SEARCH, MALFORMED_SEARCH with Salesforce's caret prefix,

@@ -9,9 +9,9 @@ articles (``KnowledgeArticleVersion`` or an article type) or questions.
 
 One implementation with SOQL: the clause is parsed by SOQL's WITH grammar
 (:class:`crmarena_sf.emulator.soql.with_clauses.WithClauseParser`), checked by
-:func:`crmarena_sf.emulator.soql.data_categories.bind_data_categories` for every object returned, and the
-RETURNING clauses run through :func:`crmarena_sf.emulator.soql.select_records` with the same
-``WITH DATA CATEGORY`` SOQL applies.
+:func:`crmarena_sf.emulator.soql.category_filters.bind_data_categories` for every object returned, and the
+RETURNING clauses run through :func:`crmarena_sf.emulator.soql.select_records` with the clause
+as parsed, which SOQL applies as its own ``WITH DATA CATEGORY``.
 
 Modelled, not verified: these refusals are MALFORMED_SEARCH (a search's syntax code) with the
 SOQL module's words, the caret at the name concerned; a statement without RETURNING is refused
@@ -20,9 +20,9 @@ at WITH ("WITH DATA CATEGORY requires a RETURNING clause").
 
 from __future__ import annotations
 
-from crmarena_sf.emulator.soql.data_categories import bind_data_categories
+from crmarena_sf.emulator.soql.category_filters import bind_data_categories
 from crmarena_sf.emulator.soql.errors import SoqlError
-from crmarena_sf.emulator.soql.nodes import DataCategorySelection, WithClause
+from crmarena_sf.emulator.soql.nodes import WithClause
 from crmarena_sf.emulator.soql.with_clauses import WithClauseParser
 from crmarena_sf.emulator.sosl.errors import SoslSyntaxError
 from crmarena_sf.emulator.sosl.scanner import Scanner
@@ -64,15 +64,6 @@ def check_data_category(clause: WithClause, objects: list[SObject], schema: Sche
             bind_data_categories([clause], obj, schema)
         except SoqlError as exc:
             raise _as_search_error(exc) from None
-
-
-def soql_text(clause: WithClause) -> str:
-    """The clause as SOQL writes it after WITH: ``DATA CATEGORY Topics__c BELOW (Policies__c) AND ...``."""
-    return f"{KIND} " + " AND ".join(_selection_text(s) for s in clause.selections)
-
-
-def _selection_text(selection: DataCategorySelection) -> str:
-    return f"{selection.group} {selection.selector} ({', '.join(selection.categories)})"
 
 
 def _as_search_error(exc: SoqlError) -> SoslSyntaxError:

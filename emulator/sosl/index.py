@@ -14,7 +14,8 @@ so a copy of the tokens held in memory can be shared by every org reading that s
 (a template and its forks; :mod:`.postings`).
 
 Life cycle. :func:`ensure_index` builds the index on an org's first search and registers
-:func:`on_change` in ``org.listeners``; from then on every insert, update, delete and
+:func:`on_change` in ``org.listeners`` (the store's events, :mod:`crmarena_sf.emulator.store.events`;
+:func:`on_org_event` hears every org's schema growing and files written); from then on every insert, update, delete and
 undelete updates the index inside the write's transaction, and a bulk load (kind
 ``"load"``) rebuilds the object. In an org that lives in memory (a fork, a new org) a write
 only notes its records in ``_sf_search_pending(object, record_id)``, in the same transaction,
@@ -53,6 +54,16 @@ from crmarena_sf.emulator.sosl.text import (
     tokens,
 )
 from crmarena_sf.emulator.store.ddl import quote
+from crmarena_sf.emulator.store.events import (
+    DELETE,
+    FILE_WRITTEN,
+    INSERT,
+    LOAD,
+    RECORD_KINDS,
+    SCHEMA_GROWN,
+    UNDELETE,
+    UPDATE,
+)
 from crmarena_sf.emulator.store.indexes import index_name
 from crmarena_sf.metadata.model import SObject
 
@@ -65,7 +76,7 @@ VERSIONS_KEY = "sosl.versions"
 META_TABLE = "_sf_search_meta"
 TOKENS_PREFIX = "_sf_search_tokens_"
 DOCS_PREFIX = "_sf_search_docs_"
-LOAD_KIND = "load"
+LOAD_KIND = LOAD
 PENDING_TABLE = "_sf_search_pending"
 PENDING_KEY = "sosl.pending"
 """``org.cache`` flag: True once a write noted records, False once caught up (absent: look at the table)."""
@@ -138,6 +149,8 @@ def ensure_index(org: Org, progress: ProgressFactory | None = None) -> IndexStat
 
 def on_change(org: Org, object_name: str, record_ids: list[str], kind: str) -> None:
     """Change listener: keep the index of ``object_name`` in step with a write (no-op without an index)."""
+    if kind not in RECORD_KINDS and kind != LOAD_KIND:
+        return  # the org's structural events are :func:`on_org_event`'s
     state = org.cache.get(CACHE_KEY)
     if state is None:
         state = org.cache[CACHE_KEY] = _discover(org)
@@ -154,9 +167,9 @@ def on_change(org: Org, object_name: str, record_ids: list[str], kind: str) -> N
         _note(org, object_name, record_ids)
         return
     _bump(org, object_name)
-    if kind in ("update", "delete"):
+    if kind in (UPDATE, DELETE):
         _unindex(org, obj, record_ids)
-    if kind in ("insert", "update", "undelete"):
+    if kind in (INSERT, UPDATE, UNDELETE):
         _index(org, obj, record_ids)
     org.before_write(META_TABLE)
     if org.path is None:
@@ -170,6 +183,27 @@ def on_change(org: Org, object_name: str, record_ids: list[str], kind: str) -> N
             f"UPDATE {META_TABLE} SET version = ?, fingerprint = ({_fingerprint_sql(org, obj)}) WHERE object = ?",
             [uuid.uuid4().hex, object_name],
         )
+
+
+def on_org_event(org: Org, object_name: str, record_ids: list[str], kind: str) -> None:
+    """Listener of every org (``crmarena_sf.emulator`` subscribes it): keep an index in step with the
+    org's schema, and write one into a file the org is saved to.
+
+    ``schema grown``: in an org that has an index, a new object joins it at once and an object that
+    gained fields is rebuilt (the index holds an object's searchable fields by name); an org that
+    never searched builds every object at its first search. ``file written``: the file gets an
+    up-to-date index, so processes that open it read-only never build one.
+    """
+    if kind not in (SCHEMA_GROWN, FILE_WRITTEN):
+        return
+    with org.lock:
+        tables = org.table_names()
+        if kind == FILE_WRITTEN:
+            ensure_index(org)
+        elif META_TABLE in tables:  # else no search yet: the first one builds every object anew
+            ensure_index(org)
+            if tokens_table(object_name) in tables:
+                org.notify(object_name, [], LOAD_KIND)
 
 
 def build_objects(org: Org, objects: list[SObject], bar: ProgressBar | None = None) -> None:

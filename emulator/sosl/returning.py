@@ -5,12 +5,13 @@ SOQL and SOSL Reference, sforce_api_calls_sosl_returning.htm, _limit.htm, _offse
 - "Must be a valid sObject type": an unknown object is SOQL's INVALID_TYPE; an object that
   is not searchable cannot be named. Objects come back in the order RETURNING lists them.
 - Without a field list a record is its attributes and Id. A field list, WHERE, ORDER BY are
-  SOQL and run through the SOQL engine (:func:`crmarena_sf.emulator.soql.select_records`) on the
-  matching records; without ORDER BY the records keep their relevance order.
+  SOQL and run through the SOQL engine (:func:`crmarena_sf.emulator.soql.select_records`, each
+  part read on its own) on the matching records; without ORDER BY the records keep their
+  relevance order.
 - LIMIT n per object; OFFSET n (at most 2,000) per object; an overall LIMIT (at most
   2,000, the default) is "evenly distributed among the objects returned": with LIMIT 20,
   19 matching accounts and 35 contacts give 10 of each.
-- WITH DATA CATEGORY keeps the articles classified as asked, through the same SOQL
+- WITH DATA CATEGORY keeps the articles classified as asked, handed to the SOQL engine as parsed
   (:mod:`crmarena_sf.emulator.sosl.data_category`), before the limits apply.
 """
 
@@ -22,7 +23,8 @@ from typing import TYPE_CHECKING
 
 from crmarena_sf.emulator import soql
 from crmarena_sf.emulator.soql.errors import no_such_column, unsupported_type
-from crmarena_sf.emulator.sosl.data_category import check_data_category, soql_text
+from crmarena_sf.emulator.soql.nodes import WithClause
+from crmarena_sf.emulator.sosl.data_category import check_data_category
 from crmarena_sf.emulator.sosl.errors import SoslSyntaxError, not_searchable
 from crmarena_sf.emulator.sosl.fields import default_scope
 from crmarena_sf.emulator.sosl.index import IndexState
@@ -70,14 +72,14 @@ def records(
     overall = MAX_ROWS if statement.limit is None else statement.limit
     searched = [t.obj for t in found if t.obj.name in state.objects and _needed(t.spec, overall) != 0]
     matches = match_objects(org, searched, tree, statement.group) if tree is not None and searched else {}
-    with_text = soql_text(statement.data_category) if statement.data_category is not None else None
+    category = statement.data_category
     per_object = []
     for target in found:
         spec, obj = target.spec, target.obj
         ids = matches.get(obj.name, [])
-        if not (spec.where_text or spec.order_text or with_text):
+        if not (spec.where_text or spec.order_text or category):
             ids = ids[: _needed(spec, overall)]
-        rows = _rows(org, obj, spec, ids, api_version, with_text)
+        rows = _rows(org, obj, spec, ids, api_version, category)
         start = spec.offset_rows or 0
         stop = None if spec.limit is None else start + spec.limit
         per_object.append(rows[start:stop])
@@ -91,10 +93,10 @@ def _needed(spec: Returning, overall: int) -> int:
 
 
 def _rows(
-    org: Org, obj: SObject, spec: Returning, ids: list[str], api_version: str, with_text: str | None
+    org: Org, obj: SObject, spec: Returning, ids: list[str], api_version: str, category: WithClause | None
 ) -> list[dict]:
-    """The records of matches ``ids``, kept in relevance order; ``with_text`` is WITH DATA CATEGORY's SOQL."""
-    if spec.fields_text is None and with_text is None:
+    """The records of matches ``ids``, kept in relevance order; ``category`` is WITH DATA CATEGORY, parsed."""
+    if spec.fields_text is None and category is None:
         base = f"/services/data/v{api_version}/sobjects/{obj.name}/"
         return [
             {"attributes": {"type": obj.name, "url": base + record_id}, "Id": record_id} for record_id in ids
@@ -107,7 +109,7 @@ def _rows(
         order_by_text=spec.order_text,
         restrict_ids=ids,
         api_version=api_version,
-        with_text=with_text,
+        data_category=category,
     )
 
 

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.errors import SalesforceError
-from crmarena_sf.emulator.store.dml import required_missing
 from crmarena_sf.emulator.store.external_ids import (
     duplicate_keys_in_request,
     duplicate_value,
     upsert_many,
     upsert_one,
 )
+from crmarena_sf.emulator.store.record_errors import required_missing
 from crmarena_sf.metadata.model import SObject
 
 if TYPE_CHECKING:

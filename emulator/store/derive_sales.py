@@ -27,7 +27,7 @@ from decimal import Decimal
 from typing import Any
 
 from crmarena_sf.metadata.model import SObject
-from crmarena_sf.metadata.specs._sales import FORECAST_CATEGORIES, OPPORTUNITY_STAGES
+from crmarena_sf.metadata.opportunity_stages import FORECAST_CATEGORIES, OPPORTUNITY_STAGES
 
 _STAGES = {name: (probability, category) for name, probability, category in OPPORTUNITY_STAGES}
 _CATEGORY_LABELS = dict(FORECAST_CATEGORIES)

@@ -16,37 +16,20 @@ from crmarena_sf.emulator.errors import SalesforceError, no_such_column, not_fou
 from crmarena_sf.emulator.store.coerce import coerce
 from crmarena_sf.emulator.store.ddl import column_type, quote
 from crmarena_sf.emulator.store.derive import apply_defaults, derive, is_person_account_type
+from crmarena_sf.emulator.store.events import DELETE, INSERT, UNDELETE, UPDATE
 from crmarena_sf.emulator.store.external_ids import with_parent_ids
+from crmarena_sf.emulator.store.record_errors import (
+    entity_is_deleted,
+    no_such_field,
+    not_writable,
+    required_missing,
+)
 from crmarena_sf.metadata.model import Field, SObject
 
 if TYPE_CHECKING:
     from crmarena_sf.emulator.store.org import Org
 
 _AUDIT_ON_CREATE = ("CreatedDate", "CreatedById", "LastModifiedDate", "LastModifiedById")
-
-
-def no_such_field(obj: SObject, name: str) -> SalesforceError:
-    """INVALID_FIELD for a DML body naming a field the object lacks (REST wording)."""
-    return SalesforceError("INVALID_FIELD", f"No such column '{name}' on sobject of type {obj.name}", [])
-
-
-def not_writable(fields: list[str]) -> SalesforceError:
-    return SalesforceError(
-        "INVALID_FIELD_FOR_INSERT_UPDATE",
-        f"Unable to create/update fields: {', '.join(fields)}. Please check the security settings of this field "
-        "and verify that it is read/write for your profile or permission set.",
-        fields,
-    )
-
-
-def required_missing(fields: list[str]) -> SalesforceError:
-    return SalesforceError(
-        "REQUIRED_FIELD_MISSING", f"Required fields are missing: [{', '.join(fields)}]", fields
-    )
-
-
-def entity_is_deleted() -> SalesforceError:
-    return SalesforceError("ENTITY_IS_DELETED", "entity is deleted", [])
 
 
 # ---------------------------------------------------------------------------- insert
@@ -85,7 +68,7 @@ def insert_many(
             with org.transaction():
                 org.before_write(obj.name)
                 write_rows(org, obj, [row for _, row in good])
-                org.notify(obj.name, [row["Id"] for _, row in good], "insert")
+                org.notify(obj.name, [row["Id"] for _, row in good], INSERT)
                 _create_person_contacts(org, obj, [row for _, row in good], now)
                 roll_up(org, obj, [row for _, row in good])
         for index, row in good:
@@ -98,18 +81,7 @@ def _prepare_insert(org: Org, obj: SObject, values: dict[str, Any], now: dt.date
         raise SalesforceError(
             "JSON_PARSER_ERROR", "Cannot deserialize instance of sObject from non-object value"
         )
-    row: dict[str, Any] = {}
-    locked: list[str] = []
-    for key, value in with_parent_ids(org, obj, values).items():
-        if key == "attributes":
-            continue
-        f = obj.field(key)
-        if f is None or f.is_compound:
-            raise no_such_field(obj, key)
-        if not f.createable:
-            locked.append(f.name)
-            continue
-        row[f.name] = coerce(f, value)
+    row, locked = _written_values(org, obj, values, creating=True)
     if obj.name == "Account" and "Name" in row and is_person_account_type(obj, row.get("RecordTypeId")):
         locked.append("Name")  # a person account's Name is its person name, never written directly
     if locked:
@@ -121,6 +93,32 @@ def _prepare_insert(org: Org, obj: SObject, values: dict[str, Any], now: dt.date
     if missing:
         raise required_missing(missing)
     return row
+
+
+def _written_values(
+    org: Org, obj: SObject, values: dict[str, Any], *, creating: bool
+) -> tuple[dict[str, Any], list[str]]:
+    """The fields a create (``creating``) or an update writes, coerced to their types, and the names of
+    those it may not write (createable, or updateable).
+
+    Parents named by external id become their Ids first; ``attributes`` is ignored; a field the
+    object lacks (or a compound address) is INVALID_FIELD. An update ignores ``Id`` (the record's own).
+    """
+    written: dict[str, Any] = {}
+    locked: list[str] = []
+    for key, value in with_parent_ids(org, obj, values).items():
+        if key == "attributes":
+            continue
+        f = obj.field(key)
+        if f is None or f.is_compound:
+            raise no_such_field(obj, key)
+        if not creating and f.name == "Id":
+            continue
+        if not (f.createable if creating else f.updateable):
+            locked.append(f.name)
+            continue
+        written[f.name] = coerce(f, value)
+    return written, locked
 
 
 def _required_fields(obj: SObject, row: dict[str, Any]) -> list[Field]:
@@ -334,7 +332,7 @@ def _create_person_contacts(org: Org, obj: SObject, rows: list[dict[str, Any]], 
     if created:
         org.before_write(contact.name)
         write_rows(org, contact, created)
-        org.notify(contact.name, [p["Id"] for p in created], "insert")
+        org.notify(contact.name, [p["Id"] for p in created], INSERT)
 
 
 def _person_field_pairs(account: SObject, contact: SObject) -> list[tuple[str, str]]:
@@ -362,6 +360,16 @@ def fetch_row(org: Org, obj: SObject, record_id: str) -> dict[str, Any] | None:
     if row is None:
         return None
     return dict(zip([d[0] for d in cursor.description], row))
+
+
+def _live_row(org: Org, obj: SObject, record_id: str) -> dict[str, Any]:
+    """The stored row of a record not in the recycle bin; NOT_FOUND, or ENTITY_IS_DELETED, otherwise."""
+    current = fetch_row(org, obj, record_id)
+    if current is None:
+        raise not_found()
+    if current.get("IsDeleted"):
+        raise entity_is_deleted()
+    return current
 
 
 def get(
@@ -400,25 +408,8 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
             "JSON_PARSER_ERROR", "Cannot deserialize instance of sObject from non-object value"
         )
     with org.lock:
-        current = fetch_row(org, obj, record_id)
-        if current is None:
-            raise not_found()
-        if current.get("IsDeleted"):
-            raise entity_is_deleted()
-        changes: dict[str, Any] = {}
-        locked = []
-        for key, value in with_parent_ids(org, obj, values).items():
-            if key == "attributes":
-                continue
-            f = obj.field(key)
-            if f is None or f.is_compound:
-                raise no_such_field(obj, key)
-            if f.name == "Id":
-                continue
-            if not f.updateable:
-                locked.append(f.name)
-                continue
-            changes[f.name] = coerce(f, value)
+        current = _live_row(org, obj, record_id)
+        changes, locked = _written_values(org, obj, values, creating=False)
         if locked:
             raise not_writable(locked)
         now = org.clock.now()
@@ -463,7 +454,7 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
                 f'UPDATE {quote(obj.name)} SET {assignments} WHERE "Id" = ?',
                 [merged[f.name] for f in columns] + [current["Id"]],
             )
-            org.notify(obj.name, [current["Id"]], "update")
+            org.notify(obj.name, [current["Id"]], UPDATE)
             roll_up(org, obj, [current, merged])
 
 
@@ -479,11 +470,7 @@ def delete(org: Org, object_name: str, record_id: str, *, hard: bool = False) ->
     if not obj.deletable:
         raise SalesforceError("INSUFFICIENT_ACCESS_OR_READONLY", "insufficient access rights on object id")
     with org.lock:
-        current = fetch_row(org, obj, record_id)
-        if current is None:
-            raise not_found()
-        if current.get("IsDeleted"):
-            raise entity_is_deleted()
+        current = _live_row(org, obj, record_id)
         with org.transaction():
             _soft_delete(org, obj, [current["Id"]], deleted=True, purge=hard)
 
@@ -556,7 +543,7 @@ def _soft_delete(org: Org, obj: SObject, record_ids: list[str], deleted: bool, p
         f'UPDATE {quote(obj.name)} SET {", ".join(sets)} WHERE "Id" IN (SELECT unnest(?::VARCHAR[]))',
         params + [record_ids],
     )
-    org.notify(obj.name, record_ids, "delete" if deleted else "undelete")
+    org.notify(obj.name, record_ids, DELETE if deleted else UNDELETE)
     if obj.name == "OrderItem":
         placeholders = ", ".join("?" * len(record_ids))
         parents = org.con.execute(

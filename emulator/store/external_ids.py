@@ -25,6 +25,7 @@ from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.errors import SalesforceError, not_found
 from crmarena_sf.emulator.store.coerce import coerce
 from crmarena_sf.emulator.store.ddl import quote
+from crmarena_sf.emulator.store.record_errors import no_such_field, required_missing
 from crmarena_sf.metadata.model import Field, SObject
 
 if TYPE_CHECKING:
@@ -119,8 +120,6 @@ def upsert_one(org: Org, obj: SObject, key: Field, value: Any, values: dict[str,
     Several matches are DUPLICATE_EXTERNAL_ID, as collections and Bulk API upserts report them
     (the single-record resource answers 300 instead and does not come here).
     """
-    from crmarena_sf.emulator.store.dml import required_missing
-
     if key.name == "Id":
         return _upsert_by_id(org, obj, key, value, values)
     if value is None:
@@ -197,8 +196,6 @@ def resolve_parent_reference(
     if isinstance(wanted_type, str) and wanted_type:
         targets = [t for t in targets if t.name.lower() == wanted_type.lower()]
     if len(named) != 1 or not targets:
-        from crmarena_sf.emulator.store.dml import no_such_field
-
         raise no_such_field(obj, key)
     field_name, key_value = named[0]
     target, field = _key_field(targets, field_name)
@@ -318,8 +315,6 @@ def upsert_many(
     DUPLICATE_VALUE before coming here), go one by one."""
     if key.name == "Id" or duplicate_keys_in_request(key, [value for value, _ in rows]):
         return [_upsert_or_error(org, obj, key, value, values) for value, values in rows]
-    from crmarena_sf.emulator.store.dml import required_missing
-
     results: list[tuple[str, bool] | SalesforceError | None] = [None] * len(rows)
     with org.lock:
         known = parent_lookups(org, obj, [values for _, values in rows])

@@ -39,7 +39,7 @@ import json
 import os
 import threading
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,14 +49,13 @@ from crmarena_sf.emulator.clock import OrgClock
 from crmarena_sf.emulator.errors import SalesforceError
 from crmarena_sf.emulator.store import dml
 from crmarena_sf.emulator.store.ddl import create_table_sql, quote
+from crmarena_sf.emulator.store.events import FILE_WRITTEN, ChangeListener, first_listeners
 from crmarena_sf.emulator.store.files import FileInUse, NotAnOrgFile, WriteLock, attach, sql_string
 from crmarena_sf.emulator.store.indexes import copy_indexes, ensure_indexes, inherit_indexed
 from crmarena_sf.emulator.store.readers import NO_LOCK, ReaderPool
+from crmarena_sf.emulator.store.settings import SAVED_KEY, read_settings, saved_schema, write_settings
 from crmarena_sf.metadata import load_schema
 from crmarena_sf.metadata.model import Schema, SObject
-
-META_TABLE = "_sf_org"
-"""Org settings (schema profile, time zone ...) kept inside the database file."""
 
 _fork_numbers = itertools.count(1)
 _templates: dict[tuple[str, tuple[str, ...]], Org] = {}
@@ -69,10 +68,6 @@ CHECK_THREADS = os.environ.get("CRMARENA_SF_CHECK_THREADS", "") not in ("", "0")
 
 class CursorMisuse(RuntimeError):
     """An org's own cursor taken by a thread that neither holds the org's lock nor made the org."""
-
-
-ChangeListener = Callable[["Org", str, list[str], str], None]
-"""Called as ``listener(org, object_name, ids, kind)`` with kind insert|update|delete|undelete, inside the write's transaction."""
 
 
 class Org:
@@ -105,8 +100,9 @@ class Org:
         self._read_pool = ReaderPool(
             self._new_read_cursor, self._configure_cursor, lambda: self._path_version
         )
-        self.listeners: list[ChangeListener] = []
-        """Called on every write; copied by :meth:`fork`, so a listener must act on the org it is given."""
+        self.listeners: list[ChangeListener] = first_listeners()
+        """Told of every write and schema change (:mod:`crmarena_sf.emulator.store.events`); copied by
+        :meth:`fork`, so a listener must act on the org it is given."""
         self.cache: dict[str, Any] = {}
         """Per-org caches other layers keep (plans, indexes); cleared on reopen, not copied by fork."""
         self._depth = 0
@@ -227,15 +223,7 @@ class Org:
         with org.transaction():
             for obj in schema:
                 org.con.execute(create_table_sql(obj))
-            org.con.execute(f"CREATE TABLE {META_TABLE} (key VARCHAR, value VARCHAR)")
-            org.con.executemany(
-                f"INSERT INTO {META_TABLE} VALUES (?, ?)",
-                [
-                    ("profile", profile),
-                    ("timezone", timezone),
-                    ("extra_describe_dirs", json.dumps(list(extra_describe_dirs))),
-                ],
-            )
+            write_settings(org, profile, timezone, extra_describe_dirs)
             if seed:
                 from crmarena_sf.emulator.store.seed import seed_new_org
 
@@ -265,9 +253,7 @@ class Org:
         try:
             # Writable: attach for writing once, so a file this org could never write fails now.
             attach(connection, path, catalog, read_only=read_only)
-            rows = dict(
-                connection.execute(f"SELECT key, value FROM {quote(catalog)}.main.{META_TABLE}").fetchall()
-            )
+            rows = read_settings(connection, catalog)
         except FileInUse:
             connection.close()
             raise
@@ -277,8 +263,6 @@ class Org:
             raise NotAnOrgFile(f"{path} is not a crmarena-sf org file ({reason})") from None
         profile = rows.get("profile", "crmarena")
         extra = tuple(json.loads(rows.get("extra_describe_dirs", "[]")))
-        from crmarena_sf.emulator.store.schema_changes import SAVED_KEY, saved_schema
-
         schema = saved_schema(load_schema(profile, extra), rows.get(SAVED_KEY))
         org = cls(connection, catalog, schema, profile, clock, rows.get("timezone", "UTC"), str(path))
         org.read_only = read_only
@@ -292,8 +276,10 @@ class Org:
     def save(self, path: str | Path, *, index: bool = True) -> None:
         """Write this org (committed state) to a new DuckDB file that :meth:`open` reads.
 
-        ``index`` (default) also brings the file's search index up to date, so processes that
-        open the file read-only never build one (they could not store it in the file).
+        ``index`` (default) tells the listeners the file was written (``file written``,
+        :mod:`crmarena_sf.emulator.store.events`): the search index brings its tables in the file up
+        to date, so processes that open the file read-only never build one (they could not store it
+        in the file).
         """
         path = Path(path)
         if path.exists():
@@ -311,10 +297,7 @@ class Org:
         with Org.open(path) as saved:
             ensure_indexes(saved)
             if index:
-                # The search index is the SOSL engine's; the store only asks for it where it writes a file.
-                from crmarena_sf.emulator.sosl import ensure_index
-
-                ensure_index(saved)
+                saved.notify("", [], FILE_WRITTEN)  # the search index (the SOSL engine's) writes itself in
 
     def fork(self) -> Org:
         """A private copy of this org's committed state; writes on either side stay on that side."""
@@ -655,6 +638,7 @@ class Org:
             return self.con.execute(f"SELECT count(*) FROM {quote(obj.name)}{where}").fetchone()[0]
 
     def notify(self, object_name: str, record_ids: list[str], kind: str) -> None:
+        """Tell every listener of an event (:mod:`crmarena_sf.emulator.store.events`)."""
         for listener in self.listeners:
             listener(self, object_name, record_ids, kind)
 

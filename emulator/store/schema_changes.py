@@ -7,33 +7,30 @@ LastViewedDate, LastReferencedDate) and a key prefix of its own; a custom field 
 the object's describe, in SOQL and in SOSL at once, empty on every existing record; a lookup
 adds a child relationship (``<relationshipName>__r``) to the parent it points at.
 
-Every transport calls these functions (the SOAP Metadata API in :mod:`crmarena_sf.emulator.rest.metadata_api`
+Every transport calls these functions (the SOAP Metadata API in :mod:`crmarena_sf.emulator.rest.schema_api.metadata_api`
 today), so the change lives in the store: the org gets a new :class:`~crmarena_sf.metadata.model.Schema`
 (schemas are shared between orgs and never mutated), its tables gain the table or column (a
 fork reading the table through its parent gets its own copy first), and the describe documents
-of every changed object are kept in the org's settings table so that :func:`saved_schema`
-gives them back when the org file is reopened.
+of every changed object are kept in the org's settings table so that
+:func:`~crmarena_sf.emulator.store.settings.saved_schema` gives them back when the org file is reopened.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 import string
 from typing import TYPE_CHECKING, Any
 
 from crmarena_sf.emulator.errors import SalesforceError
 from crmarena_sf.emulator.store.ddl import column_type, create_table_sql, quote
-from crmarena_sf.metadata.build import build_describes
+from crmarena_sf.emulator.store.events import SCHEMA_GROWN
+from crmarena_sf.emulator.store.settings import save_documents
+from crmarena_sf.metadata.custom_objects import custom_object_describe
 from crmarena_sf.metadata.model import Schema, SObject
-from crmarena_sf.metadata.spec import expand_field, sobject
-from crmarena_sf.metadata.specs._common import custom_object_scopes, custom_object_standard_fields
+from crmarena_sf.metadata.spec import expand_field
 
 if TYPE_CHECKING:
     from crmarena_sf.emulator.store.org import Org
-
-SAVED_KEY = "schema_changes"
-"""Key of the org settings row holding the describe documents of every object changed since creation."""
 
 _PREFIX_CHARACTERS = string.digits + string.ascii_uppercase + string.ascii_lowercase
 _CACHES_OF_THE_OLD_SCHEMA = ("rest.describe", "sosl.index")
@@ -58,16 +55,7 @@ def add_custom_object(
         raise SalesforceError(
             "FIELD_INTEGRITY_EXCEPTION", f"Invalid custom object name: {name}", ["fullName"]
         )
-    spec_name = {"name": "Name", "nameField": True, **name_field}
-    spec = sobject(
-        name,
-        label,
-        plural_label,
-        _free_key_prefix(org.schema),
-        scopes=custom_object_scopes(plural_label),
-        fields=custom_object_standard_fields(spec_name),
-    )
-    doc = build_describes([spec])[name]
+    doc = custom_object_describe(name, label, plural_label, _free_key_prefix(org.schema), name_field)
     # Every custom object can be owned by users and queues and points at the User table.
     _replace(org, {name: doc}, new_tables=[name])
     return org.schema.get(name)
@@ -119,15 +107,6 @@ def add_custom_field(org: Org, object_name: str, spec: dict[str, Any]) -> SObjec
     return org.schema.get(obj.name)
 
 
-def saved_schema(schema: Schema, saved: str | None) -> Schema:
-    """``schema`` with the describe documents a changed org saved (the settings row's JSON) in place."""
-    if not saved:
-        return schema
-    docs = json.loads(saved)
-    kept = [obj for obj in schema if obj.name not in docs]
-    return Schema(kept + [SObject.model_validate(doc) for doc in docs.values()])
-
-
 # ---------------------------------------------------------------------------- internals
 def _document(org: Org, name: str, changed: dict[str, dict]) -> dict:
     """The describe document of ``name`` being changed (a deep copy of the current one)."""
@@ -155,8 +134,6 @@ def _replace(
     new_columns: list[tuple[str, str]] = (),
 ) -> None:
     """Install ``docs`` (complete describe documents) in the org: schema, tables, saved settings, caches."""
-    from crmarena_sf.emulator.store.org import META_TABLE
-
     objects = {name: SObject.model_validate(doc) for name, doc in docs.items()}
     schema = Schema([obj for obj in org.schema if obj.name not in objects] + list(objects.values()))
     with org.lock, org.transaction():
@@ -166,25 +143,9 @@ def _replace(
             org.before_write(table)
             f = objects[table].field(column)
             org.con.execute(f"ALTER TABLE {quote(table)} ADD COLUMN {quote(f.name)} {column_type(f)}")
-        org.before_write(META_TABLE)
-        row = org.con.execute(f"SELECT value FROM {META_TABLE} WHERE key = ?", [SAVED_KEY]).fetchone()
-        saved = json.loads(row[0]) if row else {}
-        saved.update(docs)
-        org.con.execute(f"DELETE FROM {META_TABLE} WHERE key = ?", [SAVED_KEY])
-        org.con.execute(f"INSERT INTO {META_TABLE} VALUES (?, ?)", [SAVED_KEY, json.dumps(saved)])
+        save_documents(org, docs)
         org.schema = schema
         for key in _CACHES_OF_THE_OLD_SCHEMA:
             org.cache.pop(key, None)
-        _refresh_search_index(org, [table for table, _ in new_columns])
-
-
-def _refresh_search_index(org: Org, grown: list[str]) -> None:
-    """Keep SOSL in step: a new object joins an existing index at once, and the index of an
-    object that gained a field is rebuilt (the index holds an object's searchable fields by name)."""
-    from crmarena_sf.emulator.sosl import index
-
-    if index.META_TABLE not in org.table_names():
-        return  # no search yet: the first one builds every object from the new schema
-    index.ensure_index(org)
-    for name in grown:
-        org.notify(name, [], index.LOAD_KIND)
+        for name in dict.fromkeys([*new_tables, *(table for table, _ in new_columns)]):
+            org.notify(name, [], SCHEMA_GROWN)  # SOSL: the object joins (or is rebuilt in) an existing index

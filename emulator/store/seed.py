@@ -19,6 +19,7 @@ from crmarena_sf.emulator.store.dml import write_rows
 
 if TYPE_CHECKING:
     from crmarena_sf.emulator.store.org import Org
+    from crmarena_sf.metadata.model import RecordTypeInfo, SObject
 
 ORG_CREATED = dt.datetime(2019, 12, 1, 0, 0, 0)
 """When every new org was created: before CRMArena's earliest case (2020-01-02)."""
@@ -98,22 +99,8 @@ def seed_new_org(org: Org) -> None:
     )
     for obj in org.schema:
         for rt in obj.recordTypeInfos:
-            if rt.master:
-                continue
-            _add(
-                org,
-                "RecordType",
-                {
-                    "Id": rt.recordTypeId,
-                    "Name": rt.name,
-                    "DeveloperName": rt.developerName,
-                    "SobjectType": obj.name,
-                    "IsActive": True,
-                    "NamespacePrefix": None,
-                    "IsPersonType": rt.developerName == "PersonAccount",
-                    "BusinessProcessId": None,
-                },
-            )
+            if not rt.master:
+                _add_record_type(org, obj, rt, person_type=rt.developerName == "PersonAccount")
     _add(
         org,
         "Pricebook2",
@@ -135,6 +122,24 @@ def seed_new_org(org: Org) -> None:
             },
         )
     org.refresh_counters()
+
+
+def _add_record_type(org: Org, obj: SObject, rt: RecordTypeInfo, *, person_type: bool) -> None:
+    """The RecordType row of record type ``rt`` of ``obj`` (IsPersonType: a person account's)."""
+    _add(
+        org,
+        "RecordType",
+        {
+            "Id": rt.recordTypeId,
+            "Name": rt.name,
+            "DeveloperName": rt.developerName,
+            "SobjectType": obj.name,
+            "IsActive": True,
+            "NamespacePrefix": None,
+            "IsPersonType": person_type,
+            "BusinessProcessId": None,
+        },
+    )
 
 
 def _add(org: Org, object_name: str, values: dict[str, Any]) -> None:
@@ -159,7 +164,7 @@ def _add(org: Org, object_name: str, values: dict[str, Any]) -> None:
     write_rows(org, obj, [row])
 
 
-def add_record_types(org: Org, objects: list) -> None:
+def add_record_types(org: Org, objects: list[SObject]) -> None:
     """RecordType rows for the record types of ``objects`` the org does not hold yet (inside the caller's
     transaction): what an org shows once describes with record types are added to it."""
     if org.schema.get("RecordType") is None:
@@ -170,17 +175,5 @@ def add_record_types(org: Org, objects: list) -> None:
             if rt.master or rt.recordTypeId in held:
                 continue
             org.before_write("RecordType")
-            _add(
-                org,
-                "RecordType",
-                {
-                    "Id": rt.recordTypeId,
-                    "Name": rt.name,
-                    "DeveloperName": rt.developerName,
-                    "SobjectType": obj.name,
-                    "IsActive": True,
-                    "NamespacePrefix": None,
-                    "IsPersonType": False,
-                    "BusinessProcessId": None,
-                },
-            )
+            # A person-account org has its person record types from the start: these are business ones.
+            _add_record_type(org, obj, rt, person_type=False)

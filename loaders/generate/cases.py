@@ -17,6 +17,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from crmarena_sf.loaders.generate import latent, vocab
@@ -88,16 +89,16 @@ def plan_cases(ctx: Context) -> None:
                 p, Weighted(range(n_issues), profiles.issue_weights[p])
             )
             issue = picker.pick(rnd)
-        drafts.append([c, p, issue, _created(rnd, customers.since[c], profiles, p)])
+        drafts.append(_Draft(c, p, issue, _created(rnd, customers.since[c], profiles, p)))
     _repair_top_issues(drafts, profiles, customers.habits)
     _repair_peak_months(drafts, profiles, customers.since)
-    drafts.sort(key=lambda d: d[3])
+    drafts.sort(key=lambda d: d.created)
     plan = CasePlan()
-    for c, p, issue, created in drafts:
-        plan.customer.append(c)
-        plan.product.append(p)
-        plan.issue.append(issue)
-        plan.created.append(created)
+    for d in drafts:
+        plan.customer.append(d.customer)
+        plan.product.append(d.product)
+        plan.issue.append(d.issue)
+        plan.created.append(d.created)
     _statuses(rnd, plan, ctx.sizing.open_cases, ctx.plan["issue_kinds"])
     _owners(rnd, plan, agents, n_issues, ctx.sizing.transfers)
     ctx.plan["regions"] = latent.draw_region_traits(ctx.rng("regions"))
@@ -135,66 +136,76 @@ def _in_month(rnd, year: int, month: int, earliest: dt.datetime, latest: dt.date
     return min(max(moment, first), last)
 
 
-def _repair_top_issues(
-    drafts: list[list], profiles: latent.ProductProfiles, habits: latent.CustomerHabits
-) -> None:
-    """A hot product's dominant issue is strictly its most frequent one (top-issue task)."""
+@dataclass(slots=True)
+class _Draft:
+    """A case before the plan is written: repairs change its issue and when it was opened."""
+
+    customer: int
+    product: int
+    issue: int
+    created: dt.datetime
+
+
+def _make_strict_maximum(target: int, counts: Callable[[], Counter], move_one: Callable[[int], bool]) -> None:
+    """Repair until ``target`` counts strictly more than any other key: each round moves one item from
+    the strongest rival (the most counted, ties to the smaller key) while ``move_one(rival)`` can."""
+    while True:
+        current = counts()
+        rival, rival_count = max(
+            ((key, n) for key, n in current.items() if key != target),
+            key=lambda t: (t[1], -t[0]),
+            default=(None, 0),
+        )
+        if current[target] > rival_count or not move_one(rival):
+            return
+
+
+def _hot_products(drafts: list[_Draft], profiles: latent.ProductProfiles) -> list[tuple[int, list[_Draft]]]:
+    """Each hot product and its drafts, in the order the products first appear."""
     by_product = defaultdict(list)
     for d in drafts:
-        by_product[d[1]].append(d)
-    for p, cases in by_product.items():
-        if not profiles.hot[p]:
-            continue
+        by_product[d.product].append(d)
+    return [(p, cases) for p, cases in by_product.items() if profiles.hot[p]]
+
+
+def _repair_top_issues(
+    drafts: list[_Draft], profiles: latent.ProductProfiles, habits: latent.CustomerHabits
+) -> None:
+    """A hot product's dominant issue is strictly its most frequent one (top-issue task)."""
+    for p, cases in _hot_products(drafts, profiles):
         top = profiles.top_issue[p]
-        while True:
-            counts = Counter(d[2] for d in cases)
-            rival, rival_count = max(
-                ((i, k) for i, k in counts.items() if i != top),
-                key=lambda t: (t[1], -t[0]),
-                default=(None, 0),
-            )
-            if counts[top] > rival_count:
-                break
-            movable = [d for d in cases if d[2] == rival]
-            movable.sort(key=lambda d: habits.favorite_issue[d[0]] is not None)
-            movable[0][2] = top
+
+        def move_one(rival: int, cases: list[_Draft] = cases, top: int = top) -> bool:
+            movable = [d for d in cases if d.issue == rival]
+            movable.sort(key=lambda d: habits.favorite_issue[d.customer] is not None)
+            movable[0].issue = top
+            return True
+
+        _make_strict_maximum(top, lambda cases=cases: Counter(d.issue for d in cases), move_one)
 
 
 def _repair_peak_months(
-    drafts: list[list], profiles: latent.ProductProfiles, since: list[dt.datetime]
+    drafts: list[_Draft], profiles: latent.ProductProfiles, since: list[dt.datetime]
 ) -> None:
     """A hot product's complaints peak strictly in its peak month, years merged (seasonality task)."""
-    by_product = defaultdict(list)
-    for d in drafts:
-        by_product[d[1]].append(d)
-    for p, cases in by_product.items():
-        if not profiles.hot[p]:
-            continue
+    for p, cases in _hot_products(drafts, profiles):
         peak = profiles.peak_month[p]
-        while True:
-            counts = Counter(d[3].month for d in cases)
-            rival, rival_count = max(
-                ((m, k) for m, k in counts.items() if m != peak),
-                key=lambda t: (t[1], -t[0]),
-                default=(None, 0),
-            )
-            if counts[peak] > rival_count:
-                break
-            moved = False
-            for d in (d for d in cases if d[3].month == rival):
-                earliest = max(vocab.FIRST_CASE, since[d[0]] + dt.timedelta(days=3))
+
+        def move_one(rival: int, cases: list[_Draft] = cases, peak: int = peak) -> bool:
+            for d in (d for d in cases if d.created.month == rival):
+                earliest = max(vocab.FIRST_CASE, since[d.customer] + dt.timedelta(days=3))
                 years = [
                     y
                     for y in range(earliest.year, vocab.LAST_CASE.year + 1)
                     if _month_fits(y, peak, earliest, vocab.LAST_CASE)
                 ]
                 if years:
-                    year = min(years, key=lambda y: abs(y - d[3].year))
-                    d[3] = _clamp_day(d[3], year, peak, earliest)
-                    moved = True
-                    break
-            if not moved:
-                break
+                    year = min(years, key=lambda y: abs(y - d.created.year))
+                    d.created = _clamp_day(d.created, year, peak, earliest)
+                    return True
+            return False
+
+        _make_strict_maximum(peak, lambda cases=cases: Counter(d.created.month for d in cases), move_one)
 
 
 def _clamp_day(moment: dt.datetime, year: int, month: int, earliest: dt.datetime) -> dt.datetime:
@@ -259,20 +270,19 @@ def _repair_top_transferrer(chains: list[list[int]], top: int) -> None:
     for chain in chains:
         if len(chain) > 1:
             by_first[chain[0]].append(chain)
-    while True:
-        rival, rival_count = max(
-            ((a, k) for a, k in counts.items() if a != top), key=lambda t: (t[1], -t[0]), default=(None, 0)
-        )
-        if counts[top] > rival_count:
-            return
+
+    def move_one(rival: int) -> bool:
         # Hand one of the rival's transferred cases to the top transferrer before the transfer.
         chain = next((c for c in by_first[rival] if c[0] == rival and c[1] != top), None)
         if chain is None:
-            return
+            return False
         chain[0] = top
         counts[rival] -= 1
         counts[top] += 1
         by_first[top].append(chain)
+        return True
+
+    _make_strict_maximum(top, lambda: counts, move_one)
 
 
 def _repair_best_agents(
@@ -283,14 +293,10 @@ def _repair_best_agents(
         best = agents.experts[issue][0]
         closed = [k for k in range(len(plan)) if plan.issue[k] == issue and plan.status[k] == "Closed"]
         counts = Counter(chains[k][-1] for k in closed)
-        while closed:
-            rival, rival_count = max(
-                ((a, c) for a, c in counts.items() if a != best),
-                key=lambda t: (t[1], -t[0]),
-                default=(None, 0),
-            )
-            if counts[best] > rival_count:
-                break
+
+        def move_one(
+            rival: int, best: int = best, closed: list[int] = closed, counts: Counter = counts
+        ) -> bool:
             # Re-own one of the rival's cases; never a transfer to the agent it came from.
             k = next(
                 (
@@ -301,10 +307,14 @@ def _repair_best_agents(
                 None,
             )
             if k is None:
-                break
+                return False
             chains[k][-1] = best
             counts[rival] -= 1
             counts[best] += 1
+            return True
+
+        if closed:
+            _make_strict_maximum(best, lambda counts=counts: counts, move_one)
 
 
 def _durations(

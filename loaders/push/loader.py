@@ -21,7 +21,7 @@ from crmarena_sf.loaders.push.client import PushClient
 from crmarena_sf.loaders.push.errors import STOP_CODES, OrgError, stopped
 from crmarena_sf.loaders.push.idmap import IdMap
 from crmarena_sf.loaders.push.keys import KEY_FIELD
-from crmarena_sf.loaders.push.plan import COLLECTION_SIZE, Column, Plan, Step
+from crmarena_sf.loaders.push.plan import COLLECTION_SIZE, Column, PushPlan, Step
 from crmarena_sf.loaders.push.preflight import keyed_records
 from crmarena_sf.loaders.push.rows import csv_value, json_value, read_rows
 from crmarena_sf.loaders.push.writers import Outcome, upsert_bulk, upsert_collections
@@ -60,7 +60,7 @@ class Loader:
     def __init__(
         self,
         client: PushClient,
-        plan: Plan,
+        plan: PushPlan,
         idmap: IdMap,
         *,
         org_id: str,

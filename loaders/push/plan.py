@@ -7,7 +7,7 @@ an update pass once everything is loaded (CumulusCI's ``after`` steps). A field 
 the target org has it (or the push creates it) and it is createable there; the rest is listed
 as not written. Large steps go through Bulk API 2.0 and small ones through sObject Collections
 (:func:`transport`); the estimates of storage and API calls are what preflight compares with
-the org's limits. :meth:`Plan.describe` is what ``--dry-run`` prints.
+the org's limits. :meth:`PushPlan.describe` is what ``--dry-run`` prints.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from crmarena_sf.loaders.dataset import Dataset
 from crmarena_sf.loaders.push import rules
 from crmarena_sf.loaders.push.keys import PERMISSION_SET, dataset_fingerprint
 from crmarena_sf.loaders.push.ordering import order_objects
-from crmarena_sf.loaders.push.preflight import OrgFacts
+from crmarena_sf.loaders.push.preflight import TargetOrgFacts
 from crmarena_sf.loaders.push.rows import read_rows
 from crmarena_sf.loaders.push.target import Target
 from crmarena_sf.metadata.model import Schema
@@ -77,7 +77,7 @@ class Step:
 
 
 @dataclass
-class Plan:
+class PushPlan:
     dataset: Dataset
     fingerprint: str
     target: Target
@@ -241,12 +241,12 @@ NOT_PUSHED = {
 
 def make_plan(
     dataset: Dataset,
-    facts: OrgFacts,
+    facts: TargetOrgFacts,
     source: Schema,
     *,
     skip: set[str] = frozenset(),
     bulk_threshold: int = DEFAULT_BULK_THRESHOLD,
-) -> Plan:
+) -> PushPlan:
     """The plan for pushing ``dataset`` (described by ``source``) into the org ``facts`` describes."""
     skipped: dict[str, str] = {}
     rows_of: dict[str, list[dict[str, Any]]] = {}
@@ -318,7 +318,7 @@ def make_plan(
     users = rows_of.get("User", [])
     wanted_active = sum(1 for r in users if r.get("IsActive"))
     free = facts.free_user_licences
-    plan = Plan(
+    plan = PushPlan(
         dataset=dataset,
         fingerprint=dataset_fingerprint(dataset),
         target=target,

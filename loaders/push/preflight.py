@@ -20,7 +20,7 @@ from crmarena_sf.loaders.push.keys import PERMISSION_SET, pushed_fingerprint
 from crmarena_sf.metadata.model import SObject
 
 if TYPE_CHECKING:
-    from crmarena_sf.loaders.push.plan import Plan
+    from crmarena_sf.loaders.push.plan import PushPlan
 
 AUDIT_FIELDS = ("CreatedDate", "CreatedById", "LastModifiedDate", "LastModifiedById")
 FULL_LICENCE = "Salesforce"
@@ -35,7 +35,7 @@ FEATURE_ADVICE = {
 
 
 @dataclass
-class OrgFacts:
+class TargetOrgFacts:
     """What a push needs to know about the target org."""
 
     org_id: str
@@ -70,7 +70,7 @@ class OrgFacts:
         return pushed_fingerprint((self.permission_set or {}).get("Description"))
 
 
-def read_org(client: PushClient, object_names: list[str]) -> OrgFacts:
+def read_org(client: PushClient, object_names: list[str]) -> TargetOrgFacts:
     """Read the org; raises OrgError when it refuses (login, API access, limits)."""
     org_id, user_id = client.identity()
     limits = client.rest("limits")
@@ -80,7 +80,7 @@ def read_org(client: PushClient, object_names: list[str]) -> OrgFacts:
     for name in object_names:
         if name in names:
             describes[name] = SObject.model_validate(client.rest(f"sobjects/{name}/describe"))
-    facts = OrgFacts(org_id, user_id, dict(limits), names, describes)
+    facts = TargetOrgFacts(org_id, user_id, dict(limits), names, describes)
     if "UserLicense" in names:
         for row in client.query_all("SELECT Name, TotalLicenses, UsedLicenses FROM UserLicense"):
             facts.licences[row["Name"]] = (int(row["TotalLicenses"] or 0), int(row["UsedLicenses"] or 0))
@@ -92,7 +92,7 @@ def read_org(client: PushClient, object_names: list[str]) -> OrgFacts:
     return facts
 
 
-def problems(facts: OrgFacts, plan: Plan) -> list[str]:
+def problems(facts: TargetOrgFacts, plan: PushPlan) -> list[str]:
     """Why the push cannot start, each with what to change (empty: it can)."""
     found: list[str] = []
     missing = [name for name, why in plan.skipped.items() if why == "missing"]
@@ -138,7 +138,7 @@ def problems(facts: OrgFacts, plan: Plan) -> list[str]:
     return found
 
 
-def read_present(client: PushClient, plan: Plan, key_field: str) -> dict[str, dict[str, str]]:
+def read_present(client: PushClient, plan: PushPlan, key_field: str) -> dict[str, dict[str, str]]:
     """Per loaded object whose org describe has the key field: ``{key: org Id}`` of records already loaded."""
     present: dict[str, dict[str, str]] = {}
     for name in plan.loaded_objects:

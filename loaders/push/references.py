@@ -15,7 +15,7 @@ from __future__ import annotations
 from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.store import seed
 from crmarena_sf.loaders.push.client import PushClient
-from crmarena_sf.loaders.push.preflight import OrgFacts
+from crmarena_sf.loaders.push.preflight import TargetOrgFacts
 from crmarena_sf.metadata.model import Schema
 
 ADMIN_USER_ID = ids.make_id("005", 1)
@@ -27,7 +27,7 @@ SEEDED_PROFILES = {
 
 def seeded_references(
     client: PushClient,
-    facts: OrgFacts,
+    facts: TargetOrgFacts,
     wanted: set[str],
     source: Schema,
     standard_price_books: set[str],

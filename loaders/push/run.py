@@ -23,7 +23,7 @@ from crmarena_sf.loaders.push.idmap import IdMap
 from crmarena_sf.loaders.push.keys import KEY_FIELD, PERMISSION_SET, TORN_DOWN
 from crmarena_sf.loaders.push.loader import RETRIES, Loader
 from crmarena_sf.loaders.push.ordering import order_objects
-from crmarena_sf.loaders.push.plan import COLLECTION_SIZE, DEFAULT_BULK_THRESHOLD, Plan, make_plan
+from crmarena_sf.loaders.push.plan import COLLECTION_SIZE, DEFAULT_BULK_THRESHOLD, PushPlan, make_plan
 from crmarena_sf.loaders.push.references import seeded_references
 from crmarena_sf.loaders.push.report import PushReport
 from crmarena_sf.loaders.push.schema_deploy import deploy_schema, grant_access
@@ -57,7 +57,9 @@ def default_state_path(org_id: str) -> Path:
     return cache_root() / "push" / f"{org_id}.duckdb"
 
 
-def prepare(client: PushClient, dataset: Dataset, options: PushOptions) -> tuple[preflight.OrgFacts, Plan]:
+def prepare(
+    client: PushClient, dataset: Dataset, options: PushOptions
+) -> tuple[preflight.TargetOrgFacts, PushPlan]:
     """Read the org and plan the push (reads only)."""
     facts = preflight.read_org(client, dataset.objects)
     plan = make_plan(
@@ -67,7 +69,7 @@ def prepare(client: PushClient, dataset: Dataset, options: PushOptions) -> tuple
     return facts, plan
 
 
-def push(sf: Any, dataset_dir: str | Path, options: PushOptions | None = None) -> tuple[PushReport, Plan]:
+def push(sf: Any, dataset_dir: str | Path, options: PushOptions | None = None) -> tuple[PushReport, PushPlan]:
     """Push the dataset at ``dataset_dir`` into the org behind ``sf`` (a simple_salesforce.Salesforce)."""
     options = options or PushOptions()
     started = time.monotonic()
@@ -122,7 +124,7 @@ def push(sf: Any, dataset_dir: str | Path, options: PushOptions | None = None) -
             idmap.close()
 
 
-def _record_known(client: PushClient, facts: preflight.OrgFacts, plan: Plan, idmap: IdMap) -> None:
+def _record_known(client: PushClient, facts: preflight.TargetOrgFacts, plan: PushPlan, idmap: IdMap) -> None:
     """Put in the id map what the org already holds: records loaded before, and the records every
     org has that the dataset points at (the running user, the standard price book ...)."""
     source = load_schema("crmarena")

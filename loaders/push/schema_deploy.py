@@ -23,7 +23,7 @@ from typing import Any
 from crmarena_sf.loaders.push.client import PushClient, soql_string
 from crmarena_sf.loaders.push.errors import OrgError
 from crmarena_sf.loaders.push.keys import DESCRIPTION_PREFIX, PERMISSION_SET, PERMISSION_SET_LABEL
-from crmarena_sf.loaders.push.plan import COLLECTION_SIZE, Plan
+from crmarena_sf.loaders.push.plan import COLLECTION_SIZE, PushPlan
 from crmarena_sf.loaders.push.target import Target
 from crmarena_sf.metadata.model import Field, SObject
 
@@ -32,7 +32,7 @@ NO_OBJECT_PERMISSIONS = {"User"}
 """Objects a permission set cannot grant (users are governed by 'Manage Users')."""
 
 
-def deploy_schema(client: PushClient, plan: Plan) -> list[str]:
+def deploy_schema(client: PushClient, plan: PushPlan) -> list[str]:
     """Create the custom objects and fields the plan needs; returns the full names created."""
     needs = plan.target.needs
     created: list[str] = []
@@ -54,7 +54,7 @@ def deploy_schema(client: PushClient, plan: Plan) -> list[str]:
     return created
 
 
-def grant_access(client: PushClient, plan: Plan, user_id: str, permission_set: dict | None) -> list[str]:
+def grant_access(client: PushClient, plan: PushPlan, user_id: str, permission_set: dict | None) -> list[str]:
     """Make sure ``CRMArena_Push`` exists, names this dataset, grants the push's objects and fields,
     and is assigned to the running user. Returns the grants the org refused (as warnings)."""
     description = DESCRIPTION_PREFIX + plan.fingerprint

@@ -7,7 +7,13 @@ MiddleName/Suffix are absent (the org setting for them is off).
 """
 
 from crmarena_sf.metadata.spec import field, sobject
-from crmarena_sf.metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields
+from crmarena_sf.metadata.specs._common import (
+    address_fields,
+    audit_fields,
+    id_field,
+    is_deleted,
+    last_viewed_fields,
+)
 
 SPEC = sobject(
     "Contact",
@@ -27,24 +33,8 @@ SPEC = sobject(
         field('FirstName', 'string', 'First Name', compoundFieldName='Name', extraTypeInfo='personname', length=40, permissionable=False),
         field('Salutation', 'picklist', 'Salutation', values=['Mr.', 'Ms.', 'Mrs.', 'Dr.', 'Prof.', 'Mx.'], compoundFieldName='Name', extraTypeInfo='personname', permissionable=False),
         field('Name', 'string', 'Full Name', required=True, createable=False, extraTypeInfo='personname', length=121, nameField=True, updateable=False),
-        field('OtherStreet', 'textarea', 'Other Street', compoundFieldName='OtherAddress'),
-        field('OtherCity', 'string', 'Other City', compoundFieldName='OtherAddress', length=40),
-        field('OtherState', 'string', 'Other State/Province', compoundFieldName='OtherAddress', length=80),
-        field('OtherPostalCode', 'string', 'Other Zip/Postal Code', compoundFieldName='OtherAddress', length=20),
-        field('OtherCountry', 'string', 'Other Country', compoundFieldName='OtherAddress', length=80),
-        field('OtherLatitude', 'double', 'Other Latitude', compoundFieldName='OtherAddress', scale=15),
-        field('OtherLongitude', 'double', 'Other Longitude', compoundFieldName='OtherAddress', scale=15),
-        field('OtherGeocodeAccuracy', 'picklist', 'Other Geocode Accuracy', values=['Address', 'NearAddress', 'Block', 'Street', 'ExtendedZip', 'Zip', 'Neighborhood', 'City', 'County', 'State', 'Unknown'], compoundFieldName='OtherAddress', restrictedPicklist=True),
-        field('OtherAddress', 'address', 'Other Address', createable=False, queryByDistance=True, updateable=False, permissionable=True),
-        field('MailingStreet', 'textarea', 'Mailing Street', compoundFieldName='MailingAddress'),
-        field('MailingCity', 'string', 'Mailing City', compoundFieldName='MailingAddress', length=40),
-        field('MailingState', 'string', 'Mailing State/Province', compoundFieldName='MailingAddress', length=80),
-        field('MailingPostalCode', 'string', 'Mailing Zip/Postal Code', compoundFieldName='MailingAddress', length=20),
-        field('MailingCountry', 'string', 'Mailing Country', compoundFieldName='MailingAddress', length=80),
-        field('MailingLatitude', 'double', 'Mailing Latitude', compoundFieldName='MailingAddress', scale=15),
-        field('MailingLongitude', 'double', 'Mailing Longitude', compoundFieldName='MailingAddress', scale=15),
-        field('MailingGeocodeAccuracy', 'picklist', 'Mailing Geocode Accuracy', values=['Address', 'NearAddress', 'Block', 'Street', 'ExtendedZip', 'Zip', 'Neighborhood', 'City', 'County', 'State', 'Unknown'], compoundFieldName='MailingAddress', restrictedPicklist=True),
-        field('MailingAddress', 'address', 'Mailing Address', createable=False, queryByDistance=True, updateable=False, permissionable=True),
+        *address_fields('Other', 'Other'),
+        *address_fields('Mailing', 'Mailing'),
         field('Phone', 'phone', 'Business Phone'),
         field('Fax', 'phone', 'Business Fax'),
         field('MobilePhone', 'phone', 'Mobile Phone'),

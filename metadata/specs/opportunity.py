@@ -9,6 +9,7 @@ and ``LastCloseDateChangedHistoryId`` (OpportunityHistory), ``IqScore`` and the 
 lookups of Sales Cloud Einstein.
 """
 
+from crmarena_sf.metadata.opportunity_stages import FORECAST_CATEGORIES, OPPORTUNITY_STAGES
 from crmarena_sf.metadata.spec import field, sobject
 from crmarena_sf.metadata.specs._common import (
     audit_fields,
@@ -17,7 +18,7 @@ from crmarena_sf.metadata.specs._common import (
     last_viewed_fields,
     read_only,
 )
-from crmarena_sf.metadata.specs._sales import FORECAST_CATEGORIES, LEAD_SOURCES, OPPORTUNITY_STAGES
+from crmarena_sf.metadata.specs._sales import LEAD_SOURCES
 
 SPEC = sobject(
     "Opportunity",

@@ -22,7 +22,7 @@ from crmarena_sf.emulator.soql.functions import (  # noqa: F401 -- each register
 )
 from crmarena_sf.emulator.soql.functions.context import NUMBER_TYPES, TEXT_TYPES, CompileContext, Typed
 from crmarena_sf.emulator.soql.functions.display import picklist_label
-from crmarena_sf.emulator.soql.functions.registry import Call, SoqlFunction, function_of, lookup
+from crmarena_sf.emulator.soql.functions.registry import FunctionCall, SoqlFunction, function_of, lookup
 from crmarena_sf.emulator.soql.nodes import FieldPath, offset_of
 from sqlglot import exp
 
@@ -48,4 +48,6 @@ def translate_function(
     spec = function_of(node)
     if spec is None:
         raise malformed("unexpected token: '('", offset_of(node))
-    return spec.translate(Call(node, ctx, lambda argument: translate_function(argument, ctx, field_sql)))
+    return spec.translate(
+        FunctionCall(node, ctx, lambda argument: translate_function(argument, ctx, field_sql))
+    )

@@ -27,7 +27,7 @@ from crmarena_sf.emulator.soql.functions.registry import (
     OPERAND,
     ORDER_BY,
     SELECT,
-    Call,
+    FunctionCall,
     SoqlFunction,
     register,
 )
@@ -55,13 +55,13 @@ def _not_a_number(node: exp.Anonymous, fields: list, is_grouped=None) -> None:
     _not_aggregatable(node, fields)
 
 
-def count(c: Call) -> Typed:
+def count(c: FunctionCall) -> Typed:
     if not c.arguments:
         return Typed(exp.Count(this=exp.Star()), "int")
     return Typed(exp.Count(this=c.arg().sql), "int")
 
 
-def count_distinct(c: Call) -> Typed:
+def count_distinct(c: FunctionCall) -> Typed:
     """COUNT_DISTINCT ignores case on text, as SOQL string comparisons do."""
     inner = c.arg()
     value = exp.Lower(this=inner.sql) if inner.type in TEXT_TYPES else inner.sql
@@ -69,7 +69,7 @@ def count_distinct(c: Call) -> Typed:
 
 
 def _plain(kind: type[exp.Expression], result_type: str | None = None):
-    def translate(c: Call) -> Typed:
+    def translate(c: FunctionCall) -> Typed:
         inner = c.arg()
         return Typed(kind(this=inner.sql), result_type or inner.type, inner.field)
 
@@ -88,7 +88,7 @@ def _not_grouped(node: exp.Anonymous, fields: list, is_grouped) -> None:
 def extreme(kind: str):
     """MIN or MAX; on a picklist, by the picklist's defined order (see :mod:`crmarena_sf.emulator.soql.grouping`)."""
 
-    def translate(c: Call) -> Typed:
+    def translate(c: FunctionCall) -> Typed:
         inner = c.arg()
         ordered = in_picklist_order(kind, inner)
         if ordered is not None:
@@ -98,7 +98,7 @@ def extreme(kind: str):
     return translate
 
 
-def grouping(c: Call) -> Typed:
+def grouping(c: FunctionCall) -> Typed:
     return Typed(call("GROUPING", c.arg().sql), "int")
 
 

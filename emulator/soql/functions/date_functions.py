@@ -18,20 +18,20 @@ from __future__ import annotations
 
 from crmarena_sf.emulator.soql.errors import malformed
 from crmarena_sf.emulator.soql.functions.context import Typed, call, integer
-from crmarena_sf.emulator.soql.functions.registry import OPERAND, Call, SoqlFunction, register
+from crmarena_sf.emulator.soql.functions.registry import OPERAND, FunctionCall, SoqlFunction, register
 from crmarena_sf.emulator.soql.nodes import offset_of
 from sqlglot import exp
 
 _DOC = "sforce_api_calls_soql_select_date_functions.htm"
 
 
-def bad_argument(c: Call, inner: Typed) -> Exception:
+def bad_argument(c: FunctionCall, inner: Typed) -> Exception:
     """``Invalid argument for function CALENDAR_YEAR: Name`` (MALFORMED_QUERY)."""
     field_name = inner.field.name if inner.field is not None else "expression"
     return malformed(f"Invalid argument for function {c.name}: {field_name}", offset_of(c.node))
 
 
-def convert_timezone(c: Call) -> Typed:
+def convert_timezone(c: FunctionCall) -> Typed:
     """The dateTime in the running user's time zone (only dateTime values convert)."""
     inner = c.arg()
     if inner.type != "datetime":
@@ -45,7 +45,7 @@ def convert_timezone(c: Call) -> Typed:
 
 
 def _date_function(compute, datetime_only: bool = False):
-    def translate(c: Call) -> Typed:
+    def translate(c: FunctionCall) -> Typed:
         inner = c.arg()
         if inner.type not in ("date", "datetime") or (datetime_only and inner.type != "datetime"):
             raise bad_argument(c, inner)

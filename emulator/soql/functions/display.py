@@ -25,7 +25,7 @@ from crmarena_sf.emulator.soql.functions.registry import (
     FIELD,
     OPERAND,
     SELECT,
-    Call,
+    FunctionCall,
     SoqlFunction,
     register,
 )
@@ -50,7 +50,7 @@ def picklist_label(value: Typed) -> exp.Expression:
     return exp.Case(ifs=ifs, default=value.sql)
 
 
-def to_label(c: Call) -> Typed:
+def to_label(c: FunctionCall) -> Typed:
     """A picklist's labels; any other field's value is its own label."""
     inner = c.arg()
     if inner.field is None or not inner.field.picklistValues:
@@ -58,7 +58,7 @@ def to_label(c: Call) -> Typed:
     return Typed(picklist_label(inner), "string", inner.field)
 
 
-def unchanged(c: Call) -> Typed:
+def unchanged(c: FunctionCall) -> Typed:
     """The argument's own value (FORMAT is applied when shaping; one currency needs no conversion)."""
     return c.arg()
 

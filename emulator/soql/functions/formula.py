@@ -13,7 +13,7 @@ from __future__ import annotations
 from crmarena_sf.emulator.soql.errors import malformed
 from crmarena_sf.emulator.soql.features import not_enabled
 from crmarena_sf.emulator.soql.functions.context import Typed
-from crmarena_sf.emulator.soql.functions.registry import STRING, WHERE, Call, SoqlFunction, register
+from crmarena_sf.emulator.soql.functions.registry import STRING, WHERE, FunctionCall, SoqlFunction, register
 from crmarena_sf.emulator.soql.nodes import offset_of
 from sqlglot import exp
 
@@ -42,7 +42,7 @@ def _check(node: exp.Anonymous, fields: list, is_grouped) -> None:
     raise not_enabled("FORMULA", offset_of(node))
 
 
-def _translate(call: Call) -> Typed:  # pragma: no cover - binding refuses every FORMULA() first
+def _translate(call: FunctionCall) -> Typed:  # pragma: no cover - binding refuses every FORMULA() first
     raise not_enabled("FORMULA", offset_of(call.node))
 
 

@@ -38,7 +38,7 @@ from crmarena_sf.emulator.soql.functions.registry import (
     SELECT,
     STRING,
     WHERE,
-    Call,
+    FunctionCall,
     SoqlFunction,
     function_of,
     register,
@@ -78,7 +78,7 @@ def _check_geolocation(node: exp.Anonymous, fields: list, is_grouped) -> None:
         raise malformed(f"unexpected token: '{node.expressions[1].this}'", offset_of(node.expressions[1]))
 
 
-def _coordinates(c: Call, argument: exp.Expression) -> tuple[exp.Expression, exp.Expression]:
+def _coordinates(c: FunctionCall, argument: exp.Expression) -> tuple[exp.Expression, exp.Expression]:
     """(latitude, longitude) of a location argument: a field's components, or GEOLOCATION's numbers."""
     if isinstance(argument, FieldPath):
         resolved = argument.meta["resolved"]
@@ -95,7 +95,7 @@ def _double(value: exp.Expression) -> exp.Expression:
     return exp.Cast(this=value.copy(), to=exp.DataType.build(exp.DataType.Type.DOUBLE))
 
 
-def distance(c: Call) -> Typed:
+def distance(c: FunctionCall) -> Typed:
     """The haversine distance between the two locations, in the unit asked for."""
     first, second, unit = c.arguments
     lat1, lon1 = _coordinates(c, first)
@@ -133,7 +133,7 @@ def distance(c: Call) -> Typed:
     )
 
 
-def geolocation(c: Call) -> Typed:  # only ever read by DISTANCE, which takes its numbers itself
+def geolocation(c: FunctionCall) -> Typed:  # only ever read by DISTANCE, which takes its numbers itself
     latitude, longitude = c.arguments
     return Typed(call("struct_pack", _double(latitude), _double(longitude)), "location")
 

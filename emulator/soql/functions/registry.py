@@ -45,7 +45,7 @@ EVERY_CLAUSE = frozenset({SELECT, WHERE, HAVING, GROUP_BY, ORDER_BY, ARGUMENT})
 
 
 @dataclass(frozen=True)
-class Call:
+class FunctionCall:
     """One call being translated: its node, the org's context and how to translate an argument."""
 
     node: exp.Anonymous
@@ -73,7 +73,7 @@ class SoqlFunction:
     """Upper-case name; SOQL matches function names ignoring case."""
     arguments: tuple[str, ...]
     """What the parser reads for each argument (:data:`FIELD`, :data:`OPERAND`, :data:`NUMBER`, :data:`STRING`)."""
-    translate: Callable[[Call], Typed]
+    translate: Callable[[FunctionCall], Typed]
     min_arguments: int | None = None
     """Fewer arguments allowed (``COUNT()``); None means all of :attr:`arguments` are required."""
     aggregate: bool = False

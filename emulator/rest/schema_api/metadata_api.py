@@ -1,0 +1,175 @@
+"""The Metadata API's CRUD call ``createMetadata`` (SOAP, ``/services/Soap/m/XX.X``), for custom objects and fields.
+
+Why the Metadata API and not the Tooling API: the Tooling API's ``CustomObject`` supports only
+query and GET over REST (Tooling API Developer Guide, "CustomObject": "Supported REST HTTP
+Methods: Query, GET"), so a new object such as ``Issue__c`` cannot be made there; the Metadata
+API creates objects and fields alike, is what simple-salesforce exposes as ``sf.mdapi``
+(``sf.mdapi.CustomObject.create([...])``), and is what a real org accepts from any edition
+with API access. The request is the WSDL's ``createMetadata`` (Metadata API Developer Guide,
+"createMetadata()"): a ``SessionHeader`` with the session id, then up to ten components of one
+type, each ``<metadata xsi:type="CustomObject">`` or ``CustomField``; the answer is one
+``SaveResult`` per component, in order (``fullName``, ``success``, ``errors`` with
+``statusCode``, ``message``, ``fields``), components being saved independently unless an
+``AllOrNoneHeader`` asks otherwise. A session the org did not issue is the fault
+``INVALID_SESSION_ID``; an operation this emulator does not serve is Axis's
+``No operation available for request``, as an unknown operation is on a real org.
+
+The schema change itself is the store's (:mod:`crmarena_sf.emulator.store.schema_changes`); this module
+reads the envelope and turns ``CustomField`` metadata into describe fields
+(:mod:`crmarena_sf.emulator.rest.schema_api.metadata_types`). The XML is read as a stream with the login's limits
+(no DTD, bounded depth; :mod:`crmarena_sf.emulator.rest.transport.soap_envelope`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
+
+from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.rest.schema_api.metadata_types import field_spec, is_true, name_field_spec
+from crmarena_sf.emulator.rest.transport.messages import Headers, Request, Response
+from crmarena_sf.emulator.rest.transport.soap_envelope import MAX_DEPTH, UnreadableEnvelope, read_envelope
+from crmarena_sf.emulator.rest.transport.xml_body import XmlElement
+from crmarena_sf.emulator.store.schema_changes import add_custom_field, add_custom_object
+
+if TYPE_CHECKING:
+    from crmarena_sf.emulator.rest.transport.router import Router
+
+NAMESPACE = "http://soap.sforce.com/2006/04/metadata"
+PATH = re.compile(r"^/services/Soap/m/(?P<version>[^/]+)(?:/.*)?$", re.IGNORECASE)
+INVALID_SESSION = "Invalid Session ID found in SessionHeader: Illegal Session"
+MAX_METADATA_DEPTH = MAX_DEPTH * 2
+"""A custom field with a picklist value set is nine elements below the envelope; allow more."""
+
+
+def handle(router: Router, request: Request) -> Response:
+    """Answer one Metadata API SOAP call."""
+    if request.method != "POST":
+        return _fault("soapenv:Client", "INVALID_OPERATION", f"HTTP method {request.method} is not allowed")
+    try:
+        envelope = read_metadata_envelope(request.body or b"")
+    except UnreadableEnvelope as exc:
+        return _fault("soapenv:Client", "UNKNOWN_EXCEPTION", f"Unable to parse the request: {exc}")
+    header, body = envelope.child("Header"), envelope.child("Body")
+    session = header.child("SessionHeader") if header else None
+    session_id = session.child("sessionId").text.strip() if session and session.child("sessionId") else ""
+    if not router.accepts(session_id):
+        return _fault("sf:INVALID_SESSION_ID", "INVALID_SESSION_ID", INVALID_SESSION)
+    router.count_api_request()
+    call = body.children[0] if body and body.children else None
+    if call is None or call.name != "createMetadata":
+        name = call.name if call is not None else ""
+        return _fault("soapenv:Client", None, f"No operation available for request {{{NAMESPACE}}}{name}")
+    if header and header.child("AllOrNoneHeader") and is_true(_text(header, "AllOrNoneHeader")):
+        # Components are saved one by one here and a schema change is not undone: refuse
+        # all-or-none before anything is saved rather than pretend to honour it.
+        return _fault("soapenv:Client", "INVALID_OPERATION", "AllOrNoneHeader is not supported by this org")
+    components = [c for c in call.children if c.name == "metadata"]
+    with router.org.lock:
+        results = [_create(router, c) for c in components]
+    return _envelope("createMetadataResponse", "".join(_save_result(name, error) for name, error in results))
+
+
+def _create(router: Router, component: XmlElement) -> tuple[str, SalesforceError | None]:
+    data = element_dict(component)
+    full_name = str(data.get("fullName") or "")
+    try:
+        if xsi_type(component) == "CustomObject":
+            _create_object(router, full_name, data)
+        elif xsi_type(component) == "CustomField":
+            object_name, _, field_name = full_name.partition(".")
+            if not field_name.endswith("__c"):
+                raise SalesforceError(
+                    "FIELD_INTEGRITY_EXCEPTION",
+                    f"Custom field names must end with __c: {full_name}",
+                    ["fullName"],
+                )
+            add_custom_field(router.org, object_name, field_spec(field_name, data))
+        else:
+            raise SalesforceError(
+                "INVALID_TYPE", "This type of metadata is not available for this organization"
+            )
+    except SalesforceError as exc:
+        return full_name, exc
+    return full_name, None
+
+
+def _create_object(router: Router, full_name: str, data: dict[str, Any]) -> None:
+    for required in ("label", "pluralLabel", "deploymentStatus", "sharingModel"):
+        if not data.get(required):
+            raise SalesforceError(
+                "REQUIRED_FIELD_MISSING", f"Required field is missing: {required}", [required]
+            )
+    add_custom_object(
+        router.org, full_name, data["label"], data["pluralLabel"], name_field_spec(data.get("nameField"))
+    )
+    fields = data.get("fields") or []
+    for field in fields if isinstance(fields, list) else [fields]:
+        add_custom_field(router.org, full_name, field_spec(str(field.get("fullName") or ""), field))
+
+
+# ---------------------------------------------------------------------------- XML in
+def read_metadata_envelope(body: bytes) -> XmlElement:
+    """The SOAP envelope of a Metadata API call (namespaces dropped); refuses DTDs and deep nesting."""
+    envelope = read_envelope(body, MAX_METADATA_DEPTH)
+    if envelope.name != "Envelope":
+        raise UnreadableEnvelope("not a SOAP envelope")
+    return envelope
+
+
+def xsi_type(element: XmlElement) -> str | None:
+    """An element's ``xsi:type``, without its prefix (``CustomField``)."""
+    written = next((v for k, v in element.attributes.items() if k.rsplit(" ", 1)[-1] == "type"), None)
+    return written.rsplit(":", 1)[-1] if written else None
+
+
+def element_dict(element: XmlElement) -> dict[str, Any]:
+    """An element's children as a dict: text for leaves, dicts for nested elements, lists when repeated."""
+    out: dict[str, Any] = {}
+    for child in element.children:
+        value: Any = element_dict(child) if child.children else child.text.strip()
+        if child.name in out:
+            previous = out[child.name]
+            out[child.name] = [*previous, value] if isinstance(previous, list) else [previous, value]
+        else:
+            out[child.name] = value
+    return out
+
+
+def _text(element: XmlElement, name: str) -> str:
+    found = element.child(name)
+    return "".join(c.text for c in found.children) if found else ""
+
+
+# ---------------------------------------------------------------------------- XML out
+def _save_result(full_name: str, error: SalesforceError | None) -> str:
+    if error is None:
+        return f"<result><fullName>{escape(full_name)}</fullName><success>true</success></result>"
+    fields = "".join(f"<fields>{escape(f)}</fields>" for f in error.fields)
+    return (
+        f"<result><errors>{fields}<message>{escape(error.message)}</message>"
+        f"<statusCode>{error.error_code}</statusCode></errors>"
+        f"<fullName>{escape(full_name)}</fullName><success>false</success></result>"
+    )
+
+
+def _envelope(response: str, content: str) -> Response:
+    body = (
+        '<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope '
+        'xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" '
+        f'xmlns="{NAMESPACE}"><soapenv:Body><{response}>{content}</{response}></soapenv:Body></soapenv:Envelope>'
+    )
+    return Response(200, Headers({"Content-Type": "text/xml;charset=UTF-8"}), body.encode("utf-8"))
+
+
+def _fault(fault_code: str, exception_code: str | None, message: str) -> Response:
+    text = f"{exception_code}: {message}" if exception_code else message
+    body = (
+        '<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope '
+        'xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" '
+        f'xmlns:sf="{NAMESPACE}"><soapenv:Body><soapenv:Fault>'
+        f"<faultcode>{fault_code}</faultcode><faultstring>{escape(text)}</faultstring>"
+        "</soapenv:Fault></soapenv:Body></soapenv:Envelope>"
+    )
+    return Response(500, Headers({"Content-Type": "text/xml;charset=UTF-8"}), body.encode("utf-8"))
