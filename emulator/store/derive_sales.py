@@ -23,7 +23,7 @@ counts) and Task/Event ``AccountId`` are not computed.
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from crmarena_sf.metadata.model import SObject
@@ -32,6 +32,7 @@ from crmarena_sf.metadata.specs._sales import FORECAST_CATEGORIES, OPPORTUNITY_S
 _STAGES = {name: (probability, category) for name, probability, category in OPPORTUNITY_STAGES}
 _CATEGORY_LABELS = dict(FORECAST_CATEGORIES)
 _CLOSED_TASK_STATUSES = frozenset({"Completed"})
+_CENTS = Decimal("0.01")
 
 
 def derive_sales(
@@ -59,8 +60,9 @@ def _opportunity(row: dict[str, Any], previous: dict[str, Any] | None, now: dt.d
     if stage_changed and previous is not None:
         row["LastStageChangeDate"] = now
     amount, probability = row.get("Amount"), row.get("Probability")
+    # A calculated (formula) field: its result has the field's decimal places, currency(18, 2).
     row["ExpectedRevenue"] = (
-        Decimal(str(amount)) * Decimal(str(probability)) / 100
+        (Decimal(str(amount)) * Decimal(str(probability)) / 100).quantize(_CENTS, rounding=ROUND_HALF_UP)
         if amount is not None and probability is not None
         else None
     )

@@ -1,0 +1,59 @@
+"""Numbers written through the API keep the decimals the client sent, past the field's scale.
+
+Salesforce Help, "Salesforce Number Field Stores More Decimal Places Than Defined When Set via
+API or Apex" (https://help.salesforce.com/s/articleView?id=000387302&type=1): length and decimal
+places are enforced by the UI only; a value set through the API is stored and returned as sent.
+For currency fields, "Round Off Decimal Values of Currency Fields in the Salesforce UI and API"
+(https://help.salesforce.com/s/articleView?id=000385689&type=1): "Salesforce does not round
+values provided through the API". Too many digits left of the decimal point is still refused.
+"""
+
+from __future__ import annotations
+
+import pytest
+from simple_salesforce.exceptions import SalesforceMalformedRequest
+
+import crmarena_sf
+
+
+@pytest.fixture
+def sf():
+    return crmarena_sf.connect("blank")
+
+
+def test_number_currency_and_percent_fields_keep_the_decimals_sent_through_the_api_help_000387302(sf):
+    account = sf.Account.create({"Name": "Acme", "AnnualRevenue": 1234.567})["id"]  # currency(18, 0)
+    opportunity = sf.Opportunity.create(
+        {"Name": "Deal", "StageName": "Prospecting", "CloseDate": "2024-06-01", "Amount": 1.234,
+         "Probability": 12.345, "TotalOpportunityQuantity": 2.71828}
+    )["id"]  # fmt: skip
+    assert sf.Account.get(account)["AnnualRevenue"] == 1234.567
+    record = sf.query(
+        f"SELECT Amount, Probability, TotalOpportunityQuantity FROM Opportunity WHERE Id = '{opportunity}'"
+    )
+    row = record["records"][0]
+    assert (row["Amount"], row["Probability"], row["TotalOpportunityQuantity"]) == (1.234, 12.345, 2.71828)
+    sf.Opportunity.update(opportunity, {"Amount": "99.999"})
+    assert sf.Opportunity.get(opportunity)["Amount"] == 99.999
+    # A filter sees the stored value, not a rounded one.
+    assert sf.query("SELECT COUNT() FROM Opportunity WHERE Amount > 99.998")["totalSize"] == 1
+
+
+def test_too_many_integer_digits_is_still_refused_and_nothing_is_written(sf):
+    with pytest.raises(SalesforceMalformedRequest) as refused:
+        sf.Opportunity.create(
+            {"Name": "Deal", "StageName": "Prospecting", "CloseDate": "2024-06-01", "Probability": 1000.5}
+        )
+    error = refused.value.content[0]
+    assert (error["errorCode"], error["fields"]) == ("NUMBER_OUTSIDE_VALID_RANGE", ["Probability"])
+    assert sf.query("SELECT COUNT() FROM Opportunity")["totalSize"] == 0
+
+
+def test_sums_and_derived_totals_use_the_stored_decimals(sf):
+    opportunity = sf.Opportunity.create(
+        {"Name": "Deal", "StageName": "Negotiation/Review", "CloseDate": "2024-06-01", "Amount": 100.005}
+    )["id"]
+    # ExpectedRevenue is a calculated field: a formula's result has its field's decimal places.
+    assert sf.Opportunity.get(opportunity)["ExpectedRevenue"] == 90.0
+    total = sf.query("SELECT SUM(Amount) total FROM Opportunity")["records"][0]["total"]
+    assert total == 100.005
