@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.errors import SalesforceError, no_such_column, not_found
+from crmarena_sf.emulator.store import deletion
 from crmarena_sf.emulator.store.coerce import coerce
 from crmarena_sf.emulator.store.ddl import column_type, quote
 from crmarena_sf.emulator.store.derive import apply_defaults, derive, is_person_account_type
 from crmarena_sf.emulator.store.external_ids import with_parent_ids
+from crmarena_sf.emulator.store.rollups import roll_up
 from crmarena_sf.metadata.model import Field, SObject
 
 if TYPE_CHECKING:
@@ -267,23 +269,6 @@ def fill_from_parents(org: Org, obj: SObject, rows: list[dict[str, Any]]) -> Non
                 row[target] = value
 
 
-def roll_up(org: Org, obj: SObject, rows: list[dict[str, Any]]) -> None:
-    """Recompute roll-up summaries of parents whose children changed: Order.TotalAmount from its items."""
-    order = org.schema.get("Order")
-    if obj.name != "OrderItem" or order is None or order.field("TotalAmount") is None:
-        return
-    order_ids = sorted({row["OrderId"] for row in rows if row.get("OrderId")})
-    if not order_ids:
-        return
-    org.before_write(order.name)
-    org.con.execute(
-        f'UPDATE {quote(order.name)} SET "TotalAmount" = (SELECT coalesce(sum(i."TotalPrice"), 0) '
-        f'FROM {org.table_sql(obj.name)} i WHERE i."OrderId" = {quote(order.name)}."Id" AND NOT i."IsDeleted") '
-        f'WHERE "Id" IN ({", ".join("?" * len(order_ids))})',
-        order_ids,
-    )
-
-
 def write_rows(org: Org, obj: SObject, rows: list[dict[str, Any]]) -> None:
     """Append complete rows to the object's table in one statement (no validation: callers validated).
 
@@ -468,8 +453,10 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
 
 
 def delete(org: Org, object_name: str, record_id: str, *, hard: bool = False) -> None:
-    """Move a record (and the children that cascade with it) to the recycle bin: ``IsDeleted = true``.
+    """Move a record, and the children that cascade with it, to the recycle bin: ``IsDeleted = true``.
 
+    What the delete does to related records (cascades, restricted children that refuse it with
+    DELETE_FAILED, lookups it clears) is :mod:`crmarena_sf.emulator.store.deletion`'s.
     ``hard`` (the Bulk APIs' ``hardDelete``): the records skip the recycle bin and are
     "immediately eligible for deletion" (Salesforce CLI reference, ``data delete bulk
     --hard-delete``, https://developer.salesforce.com/docs/platform/salesforce-cli-reference/guide/cli_reference_data_delete_bulk.html);
@@ -519,13 +506,20 @@ def delete_many(org: Org, object_name: str, record_ids: list[str]) -> list[Sales
                 chosen.append(record_id)
                 results.append(None)
         if chosen:
-            with org.transaction():
-                _soft_delete(org, obj, chosen, deleted=True)
+            plan = deletion.plan_delete(org, obj, chosen)
+            results = [
+                plan.blocked.get(c) if error is None else error for c, error in zip(canonical, results)
+            ]
+            plan = deletion.without_blocked(org, obj, plan)
+            if plan.closure.get(obj.name):
+                with org.transaction():
+                    deletion.apply_delete(org, plan)
     return results
 
 
 def undelete(org: Org, object_name: str, record_id: str) -> None:
-    """Restore a record from the recycle bin (UNDELETE_FAILED when it is not there)."""
+    """Restore a record from the recycle bin (UNDELETE_FAILED when it is not there), with the
+    records deleted with it and the lookups its delete cleared (:mod:`crmarena_sf.emulator.store.deletion`)."""
     obj = org.sobject(object_name)
     with org.lock:
         current = fetch_row(org, obj, record_id)
@@ -538,45 +532,18 @@ def undelete(org: Org, object_name: str, record_id: str) -> None:
 
 
 def _soft_delete(org: Org, obj: SObject, record_ids: list[str], deleted: bool, purge: bool = False) -> None:
+    """Delete (into the recycle bin, or with ``purge`` for good) or undelete ``record_ids`` and what
+    goes with them; a restricted child refuses the delete with DELETE_FAILED."""
     if obj.field("IsDeleted") is None:
         raise SalesforceError("INSUFFICIENT_ACCESS_OR_READONLY", "insufficient access rights on object id")
-    now = org.clock.now()
-    org.before_write(obj.name)
-    sets = ['"IsDeleted" = ?']
-    params: list[Any] = [deleted]
-    for name, stamp in (
-        ("LastModifiedDate", now),
-        ("LastModifiedById", org.user_id),
-        ("SystemModstamp", now),
-    ):
-        if obj.field(name) is not None:
-            sets.append(f"{quote(name)} = ?")
-            params.append(stamp)
-    org.con.execute(
-        f'UPDATE {quote(obj.name)} SET {", ".join(sets)} WHERE "Id" IN (SELECT unnest(?::VARCHAR[]))',
-        params + [record_ids],
-    )
-    org.notify(obj.name, record_ids, "delete" if deleted else "undelete")
-    if obj.name == "OrderItem":
-        placeholders = ", ".join("?" * len(record_ids))
-        parents = org.con.execute(
-            f'SELECT DISTINCT "OrderId" FROM {quote(obj.name)} WHERE "Id" IN ({placeholders})', record_ids
-        ).fetchall()
-        roll_up(org, obj, [{"OrderId": r[0]} for r in parents])
-    for rel in obj.childRelationships:
-        if not rel.cascadeDelete:
-            continue
-        child = org.schema.get(rel.childSObject)
-        if child is None or child.field("IsDeleted") is None or child.field(rel.field) is None:
-            continue
-        rows = org.con.execute(
-            f'SELECT "Id" FROM {quote(child.name)} WHERE {quote(rel.field)} IN (SELECT unnest(?::VARCHAR[])) '
-            f'AND "IsDeleted" = ?',
-            [record_ids, not deleted],
-        ).fetchall()
-        if rows:
-            _soft_delete(org, child, [r[0] for r in rows], deleted, purge)
-    if purge:
-        org.con.execute(
-            f'DELETE FROM {quote(obj.name)} WHERE "Id" IN (SELECT unnest(?::VARCHAR[]))', [record_ids]
+    if not deleted:
+        deletion.undelete_records(org, obj, record_ids)
+        return
+    plan = deletion.plan_delete(org, obj, record_ids)
+    if plan.blocked:
+        raise (
+            plan.blocked[record_ids[0]]
+            if record_ids[0] in plan.blocked
+            else next(iter(plan.blocked.values()))
         )
+    deletion.apply_delete(org, plan, purge)
