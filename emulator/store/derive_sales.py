@@ -36,7 +36,6 @@ import datetime as dt
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from crmarena_sf.emulator.store.rollups import grand_total
 from crmarena_sf.metadata.model import SObject
 from crmarena_sf.metadata.specs._sales import FORECAST_CATEGORIES, OPPORTUNITY_STAGES
 
@@ -147,6 +146,11 @@ def _campaign_member(row: dict[str, Any], previous: dict[str, Any] | None, now: 
     row["HasResponded"] = responded
     row["LeadOrContactId"] = row.get("ContactId") or row.get("LeadId")
     row["Type"] = "Contact" if row.get("ContactId") else ("Lead" if row.get("LeadId") else None)
+
+
+def grand_total(total_price: Any, tax: Any, shipping: Any) -> Decimal:
+    """A quote's GrandTotal: its TotalPrice plus Tax and ShippingHandling (each empty one counting 0)."""
+    return sum((Decimal(str(v)) for v in (total_price, tax, shipping) if v is not None), Decimal(0))
 
 
 _CONTRACT_STATUS_CODES = {"Draft": "Draft", "In Approval Process": "InApproval", "Activated": "Activated"}

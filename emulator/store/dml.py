@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.errors import SalesforceError, no_such_column, not_found
-from crmarena_sf.emulator.store import deletion
+from crmarena_sf.emulator.store import deletion, price_books
 from crmarena_sf.emulator.store.coerce import coerce
 from crmarena_sf.emulator.store.ddl import column_type, quote
 from crmarena_sf.emulator.store.derive import apply_defaults, derive, is_person_account_type
@@ -81,6 +81,9 @@ def insert_many(
         if check_references:
             for index, exc in _reference_errors(org, obj, prepared).items():
                 results[index] = exc
+            checked = [(index, row) for index, row in prepared if results[index] is None]
+            for index, exc in price_books.refusals(org, obj, checked).items():
+                results[index] = exc
         good = [(index, row) for index, row in prepared if results[index] is None]
         if good:
             fill_from_parents(org, obj, [row for _, row in good])
@@ -89,6 +92,7 @@ def insert_many(
                 write_rows(org, obj, [row for _, row in good])
                 org.notify(obj.name, [row["Id"] for _, row in good], "insert")
                 _create_person_contacts(org, obj, [row for _, row in good], now)
+                price_books.assign_price_books(org, obj, [row for _, row in good])
                 roll_up(org, obj, [row for _, row in good])
         for index, row in good:
             results[index] = row["Id"]
@@ -239,6 +243,7 @@ _COPIED_FROM_PARENT: dict[str, tuple[str, str, dict[str, str]]] = {
         "PricebookEntry",
         {"ListPrice": "UnitPrice", "Product2Id": "Product2Id"},
     ),
+    "Quote": ("OpportunityId", "Opportunity", {"AccountId": "AccountId"}),
 }
 """child object -> (reference field, parent object, {child field: parent field}) a real org copies on write."""
 

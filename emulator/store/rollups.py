@@ -13,8 +13,8 @@ deleted or undeleted.
   (Subtotal - TotalPrice) / Subtotal, in percent) and ``GrandTotal`` (TotalPrice plus Tax and
   ShippingHandling) (Object Reference, "Quote", sforce_api_objects_quote.htm).
 
-A parent's own write keeps ``GrandTotal`` in step with its Tax and ShippingHandling
-(:mod:`crmarena_sf.emulator.store.derive_sales`).
+The parent is then derived again (:mod:`crmarena_sf.emulator.store.derive`), so formulas over
+its totals follow them: an opportunity's ``ExpectedRevenue``, a quote's ``GrandTotal``.
 """
 
 from __future__ import annotations
@@ -74,19 +74,30 @@ def roll_up_parents(org: Org, line: SObject, parent: SObject, reference: str, pa
     compute = _PARENT_TOTALS.get(parent.name)
     if compute is None:
         return
+    from crmarena_sf.emulator.store.derive import derive  # derive's sales part imports this module
+
+    cursor = org.con.execute(
+        f'SELECT * FROM {org.table_sql(parent.name)} WHERE "Id" IN (SELECT unnest(?::VARCHAR[]))',
+        [parent_ids],
+    )
+    names = [d[0] for d in cursor.description]
+    now = org.clock.now()
     changed = []
-    for parent_id in parent_ids:
-        count, total, quantity, subtotal = found.get(parent_id, (0, None, None, None))
-        values = compute(org, parent, parent_id, count, total, quantity, subtotal)
-        values = {k: v for k, v in values.items() if parent.field(k) is not None}
-        if not values:
+    for current in [dict(zip(names, row)) for row in cursor.fetchall()]:
+        count, total, quantity, subtotal = found.get(current["Id"], (0, None, None, None))
+        values = compute(count, total, quantity, subtotal)
+        merged = {**current, **{k: v for k, v in values.items() if parent.field(k) is not None}}
+        derive(parent, merged, current, now)  # formulas over the totals (ExpectedRevenue, GrandTotal)
+        columns = [f.name for f in parent.stored_fields if merged.get(f.name) != current.get(f.name)]
+        if not columns:
             continue
         org.before_write(parent.name)
-        assignments = ", ".join(f"{quote(name)} = ?" for name in values)
+        assignments = ", ".join(f"{quote(name)} = ?" for name in columns)
         org.con.execute(
-            f'UPDATE {quote(parent.name)} SET {assignments} WHERE "Id" = ?', [*values.values(), parent_id]
+            f'UPDATE {quote(parent.name)} SET {assignments} WHERE "Id" = ?',
+            [*(merged[c] for c in columns), current["Id"]],
         )
-        changed.append(parent_id)
+        changed.append(current["Id"])
     if changed:
         org.notify(parent.name, changed, "update")
 
@@ -95,38 +106,28 @@ def _column(line: SObject, name: str) -> str:
     return f"c.{quote(name)}" if line.field(name) is not None else "NULL::DECIMAL"
 
 
-def _order(org: Org, parent: SObject, parent_id: str, count, total, quantity, subtotal) -> dict[str, Any]:
+def _order(count, total, quantity, subtotal) -> dict[str, Any]:
     return {"TotalAmount": total if total is not None else Decimal(0)}
 
 
-def _opportunity(
-    org: Org, parent: SObject, parent_id: str, count, total, quantity, subtotal
-) -> dict[str, Any]:
+def _opportunity(count, total, quantity, subtotal) -> dict[str, Any]:
     if not count:
         return {"HasOpportunityLineItem": False}
     return {"HasOpportunityLineItem": True, "Amount": total, "TotalOpportunityQuantity": quantity}
 
 
-def _quote(org: Org, parent: SObject, parent_id: str, count, total, quantity, subtotal) -> dict[str, Any]:
-    row = org.con.execute(
-        f'SELECT "Tax", "ShippingHandling" FROM {quote(parent.name)} WHERE "Id" = ?', [parent_id]
-    ).fetchone()
-    if row is None:
-        return {}
+def _quote(count, total, quantity, subtotal) -> dict[str, Any]:
     subtotal = subtotal if subtotal is not None else Decimal(0)
     total = total if total is not None else Decimal(0)
-    values: dict[str, Any] = {"LineItemCount": count, "Subtotal": subtotal, "TotalPrice": total}
     discount = (subtotal - total) / subtotal * 100 if subtotal else None
-    values["Discount"] = (
-        discount.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP) if discount is not None else None
-    )
-    values["GrandTotal"] = grand_total(total, row[0], row[1])
-    return values
-
-
-def grand_total(total_price: Any, tax: Any, shipping: Any) -> Decimal:
-    """A quote's GrandTotal: its TotalPrice plus Tax and ShippingHandling (each empty one counting 0)."""
-    return sum((Decimal(str(v)) for v in (total_price, tax, shipping) if v is not None), Decimal(0))
+    return {
+        "LineItemCount": count,
+        "Subtotal": subtotal,
+        "TotalPrice": total,
+        "Discount": discount.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+        if discount is not None
+        else None,
+    }
 
 
 _PARENT_TOTALS = {"Order": _order, "Opportunity": _opportunity, "Quote": _quote}
