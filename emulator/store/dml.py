@@ -18,6 +18,7 @@ from crmarena_sf.emulator.store.coerce import coerce
 from crmarena_sf.emulator.store.ddl import column_type, quote
 from crmarena_sf.emulator.store.derive import apply_defaults, derive, is_person_account_type
 from crmarena_sf.emulator.store.external_ids import with_parent_ids
+from crmarena_sf.emulator.store.person_accounts import person_field_pairs, sync_counterpart
 from crmarena_sf.emulator.store.rollups import roll_up
 from crmarena_sf.metadata.model import Field, SObject
 
@@ -306,7 +307,7 @@ def _create_person_contacts(org: Org, obj: SObject, rows: list[dict[str, Any]], 
         if not row.get("IsPersonAccount"):
             continue
         values: dict[str, Any] = {"AccountId": row["Id"], "OwnerId": row.get("OwnerId")}
-        for account_field, contact_field in _person_field_pairs(obj, contact):
+        for account_field, contact_field in person_field_pairs(obj, contact):
             if row.get(account_field) is not None:
                 values[contact_field] = row[account_field]
         person = dict(values)
@@ -325,20 +326,6 @@ def _create_person_contacts(org: Org, obj: SObject, rows: list[dict[str, Any]], 
         org.before_write(contact.name)
         write_rows(org, contact, created)
         org.notify(contact.name, [p["Id"] for p in created], "insert")
-
-
-def _person_field_pairs(account: SObject, contact: SObject) -> list[tuple[str, str]]:
-    """(Account field, Contact field) pairs a person account shares with its contact: Person* fields and the name."""
-    pairs = []
-    for name in ("Salutation", "FirstName", "MiddleName", "LastName", "Suffix"):
-        if account.field(name) is not None and contact.field(name) is not None:
-            pairs.append((name, name))
-    for f in account.fields:
-        if f.name.startswith("Person") and f.name != "PersonContactId" and not f.is_compound:
-            target = contact.field(f.name[len("Person") :])
-            if target is not None and not target.is_compound and target.createable:
-                pairs.append((f.name, target.name))
-    return pairs
 
 
 # ---------------------------------------------------------------------------- read
@@ -454,6 +441,7 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
                 [merged[f.name] for f in columns] + [current["Id"]],
             )
             org.notify(obj.name, [current["Id"]], "update")
+            sync_counterpart(org, obj, current, merged, now)
             roll_up(org, obj, [current, merged])
 
 
