@@ -93,7 +93,8 @@ def derive(obj: SObject, row: dict[str, Any], previous: dict[str, Any] | None, n
         # A new article version is a draft (the describe's default), version 1, the latest.
         row["PublishStatus"] = row.get("PublishStatus") or "Draft"
         row.setdefault("VersionNumber", 1)
-        row.setdefault("IsLatestVersion", True)
+        if obj.field("IsLatestVersion") is not None:
+            row["IsLatestVersion"] = True  # read-only: the checkbox default filled in before is not the client's
     if obj.name == "OrderItem" and obj.field("TotalPrice") is not None:
         quantity, price = row.get("Quantity"), row.get("UnitPrice")
         row["TotalPrice"] = quantity * price if quantity is not None and price is not None else None

@@ -18,6 +18,7 @@ from crmarena_sf.emulator.store.coerce import coerce
 from crmarena_sf.emulator.store.ddl import column_type, quote
 from crmarena_sf.emulator.store.derive import apply_defaults, derive, is_person_account_type
 from crmarena_sf.emulator.store.external_ids import with_parent_ids
+from crmarena_sf.emulator.store.knowledge_versions import create_master_articles
 from crmarena_sf.emulator.store.person_accounts import person_field_pairs, sync_counterpart
 from crmarena_sf.emulator.store.rollups import roll_up
 from crmarena_sf.metadata.model import Field, SObject
@@ -89,6 +90,7 @@ def insert_many(
         if good:
             fill_from_parents(org, obj, [row for _, row in good])
             with org.transaction():
+                create_master_articles(org, obj, [row for _, row in good], now)
                 org.before_write(obj.name)
                 write_rows(org, obj, [row for _, row in good])
                 org.notify(obj.name, [row["Id"] for _, row in good], "insert")
