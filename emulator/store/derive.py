@@ -51,12 +51,24 @@ def is_person_account_type(obj: SObject, record_type_id: str | None) -> bool:
     return rt is not None and rt.developerName == PERSON_ACCOUNT_RECORD_TYPE
 
 
+ORG_DEFAULTS: dict[tuple[str, str], Any] = {
+    ("UserRole", "OpportunityAccessForAccountOwner"): "None",
+    ("UserRole", "CaseAccessForAccountOwner"): "None",
+    ("UserRole", "ContactAccessForAccountOwner"): "None",
+    ("User", "UserType"): "Standard",
+}
+"""Values the org gives fields its describe marks ``defaultedOnCreate`` without naming a default
+(modelled: a role's access for account owners starts at None, the least its picklist offers; a
+user created with the API is a Standard user)."""
+
+
 def apply_defaults(obj: SObject, row: dict[str, Any]) -> None:
-    """Fill picklist defaults and checkbox values the client did not send.
+    """Fill picklist defaults, checkbox values and the org's own defaults the client did not send.
 
     A checkbox is never null in Salesforce: every boolean field's describe says
     ``nillable: false``, and one the client did not set reads false (or the field's own
     default), also one the client cannot set, such as a business contact's ``IsPersonAccount``.
+    A user's ``CommunityNickname`` defaults to the name part of the username (modelled).
     """
     for f in obj.stored_fields:
         if f.name in row:
@@ -65,6 +77,12 @@ def apply_defaults(obj: SObject, row: dict[str, Any]) -> None:
             row[f.name] = f.defaultValue if isinstance(f.defaultValue, bool) else False
         elif f.createable and f.type in ("picklist", "multipicklist") and f.defaultValue is not None:
             row[f.name] = f.defaultValue
+        elif (obj.name, f.name) in ORG_DEFAULTS:
+            row[f.name] = ORG_DEFAULTS[(obj.name, f.name)]
+    if obj.name == "User" and obj.field("CommunityNickname") is not None and not row.get("CommunityNickname"):
+        username = row.get("Username") or row.get("Email")
+        if isinstance(username, str):
+            row["CommunityNickname"] = username.split("@")[0][:40] or None
 
 
 def derive(obj: SObject, row: dict[str, Any], previous: dict[str, Any] | None, now: dt.datetime) -> None:
@@ -94,7 +112,9 @@ def derive(obj: SObject, row: dict[str, Any], previous: dict[str, Any] | None, n
         row["PublishStatus"] = row.get("PublishStatus") or "Draft"
         row.setdefault("VersionNumber", 1)
         if obj.field("IsLatestVersion") is not None:
-            row["IsLatestVersion"] = True  # read-only: the checkbox default filled in before is not the client's
+            row["IsLatestVersion"] = (
+                True  # read-only: the checkbox default filled in before is not the client's
+            )
     if obj.name == "OrderItem" and obj.field("TotalPrice") is not None:
         quantity, price = row.get("Quantity"), row.get("UnitPrice")
         row["TotalPrice"] = quantity * price if quantity is not None and price is not None else None

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.errors import SalesforceError, no_such_column, not_found
-from crmarena_sf.emulator.store import deletion, price_books
+from crmarena_sf.emulator.store import deletion, price_books, unique_fields
 from crmarena_sf.emulator.store.coerce import coerce
 from crmarena_sf.emulator.store.ddl import column_type, quote
 from crmarena_sf.emulator.store.derive import apply_defaults, derive, is_person_account_type
@@ -86,6 +86,9 @@ def insert_many(
             checked = [(index, row) for index, row in prepared if results[index] is None]
             for index, exc in price_books.refusals(org, obj, checked).items():
                 results[index] = exc
+        checked = [(index, row) for index, row in prepared if results[index] is None]
+        for index, exc in unique_fields.refusals(org, obj, checked).items():
+            results[index] = exc
         good = [(index, row) for index, row in prepared if results[index] is None]
         if good:
             fill_from_parents(org, obj, [row for _, row in good])
@@ -153,6 +156,10 @@ def _stamp_system_fields(org: Org, obj: SObject, row: dict[str, Any], now: dt.da
         row["CreatedById"] = row.get("CreatedById") or user
         row["LastModifiedDate"] = row.get("LastModifiedDate") or max(row["CreatedDate"], now)
         row["LastModifiedById"] = row.get("LastModifiedById") or user
+    else:  # an object with only the LastModified* audit fields (UserRole)
+        for name, stamp in (("LastModifiedDate", now), ("LastModifiedById", user)):
+            if obj.field(name) is not None and not row.get(name):
+                row[name] = stamp
     if obj.field("SystemModstamp") is not None:
         row["SystemModstamp"] = now
     owner = obj.field("OwnerId")
@@ -416,6 +423,9 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
         missing = [f.name for f in _required_fields(obj, merged) if merged.get(f.name) is None]
         if missing:
             raise required_missing(missing)
+        duplicates = unique_fields.refusals(org, obj, [(0, merged)])
+        if duplicates:
+            raise duplicates[0]
         if _COPIED_FROM_PARENT.get(obj.name, ("",))[0] in changes:
             fill_from_parents(org, obj, [merged])
         changed_refs = {k: v for k, v in changes.items() if obj.field(k).is_reference}
