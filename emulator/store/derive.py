@@ -85,6 +85,13 @@ def apply_defaults(obj: SObject, row: dict[str, Any]) -> None:
             row["CommunityNickname"] = username.split("@")[0][:40] or None
 
 
+def stamp_modified(obj: SObject, row: dict[str, Any], now: dt.datetime, user_id: str) -> None:
+    """Stamp a changed record: LastModifiedDate, LastModifiedById and SystemModstamp, where the object has them."""
+    for name, stamp in (("LastModifiedDate", now), ("LastModifiedById", user_id), ("SystemModstamp", now)):
+        if obj.field(name) is not None:
+            row[name] = stamp
+
+
 def derive(obj: SObject, row: dict[str, Any], previous: dict[str, Any] | None, now: dt.datetime) -> None:
     """Recompute derived fields of ``row`` (a complete row: previous values merged with the change)."""
     if obj.name == "Account" and obj.field("IsPersonAccount") is not None:

@@ -16,7 +16,7 @@ from crmarena_sf.emulator.errors import SalesforceError, no_such_column, not_fou
 from crmarena_sf.emulator.store import deletion, price_books, unique_fields
 from crmarena_sf.emulator.store.coerce import coerce
 from crmarena_sf.emulator.store.ddl import column_type, quote
-from crmarena_sf.emulator.store.derive import apply_defaults, derive, is_person_account_type
+from crmarena_sf.emulator.store.derive import apply_defaults, derive, is_person_account_type, stamp_modified
 from crmarena_sf.emulator.store.external_ids import with_parent_ids
 from crmarena_sf.emulator.store.knowledge_versions import create_master_articles
 from crmarena_sf.emulator.store.person_accounts import person_field_pairs, sync_counterpart
@@ -433,13 +433,7 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
             errors = _reference_errors(org, obj, [(0, changed_refs)])
             if errors:
                 raise errors[0]
-        for name, stamp in (
-            ("LastModifiedDate", now),
-            ("LastModifiedById", org.user_id),
-            ("SystemModstamp", now),
-        ):
-            if obj.field(name) is not None:
-                merged[name] = stamp
+        stamp_modified(obj, merged, now, org.user_id)
         columns = [
             f for f in obj.stored_fields if f.name != "Id" and merged.get(f.name) != current.get(f.name)
         ]

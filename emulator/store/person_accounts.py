@@ -18,7 +18,7 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from crmarena_sf.emulator.store.ddl import column_type, quote
-from crmarena_sf.emulator.store.derive import derive
+from crmarena_sf.emulator.store.derive import derive, stamp_modified
 
 if TYPE_CHECKING:
     from crmarena_sf.emulator.store.org import Org
@@ -71,13 +71,7 @@ def sync_counterpart(
     before = dict(zip([d[0] for d in cursor.description], row))
     after = {**before, **changes}
     derive(other, after, before, now)
-    for name, stamp in (
-        ("LastModifiedDate", now),
-        ("LastModifiedById", org.user_id),
-        ("SystemModstamp", now),
-    ):
-        if other.field(name) is not None:
-            after[name] = stamp
+    stamp_modified(other, after, now, org.user_id)
     columns = [f for f in other.stored_fields if f.name != "Id" and after.get(f.name) != before.get(f.name)]
     org.before_write(other.name)
     assignments = ", ".join(f"{quote(f.name)} = ?::{column_type(f)}" for f in columns)

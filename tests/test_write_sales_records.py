@@ -4,7 +4,7 @@ emulator/store/rollups.py), through simple-salesforce.
 Object Reference pages relied on: "PricebookEntry" (one entry per product per price book, the
 standard price first), "Pricebook2" (IsStandard and IsArchived are read-only flags a new book
 reads false), "Order" (TotalAmount), "Opportunity" (Amount of an opportunity with products is
-their sum), "Quote" (Subtotal, TotalPrice, Discount, GrandTotal, LineItemCount), "Contract"
+their sum), "OpportunityStage" (IsClosed, IsWon and ForecastCategory follow the stage), "Quote" (Subtotal, TotalPrice, Discount, GrandTotal, LineItemCount), "Contract"
 (EndDate from StartDate and ContractTerm; StatusCode from Status).
 """
 
@@ -96,11 +96,8 @@ def test_an_order_product_must_use_an_entry_of_its_orders_price_book_and_the_ord
     order = sf.Order.create(
         {"AccountId": account, "EffectiveDate": "2024-05-01", "Status": "Draft", "Pricebook2Id": custom}
     )["id"]
-    error = _refusal(
-        sf.OrderItem.create,
-        {"OrderId": order, "PricebookEntryId": standard_entry, "Quantity": 1, "UnitPrice": 50},
-    )
-    assert error == {
+    wrong_book = {"OrderId": order, "PricebookEntryId": standard_entry, "Quantity": 1, "UnitPrice": 50}
+    assert _refusal(sf.OrderItem.create, wrong_book) == {
         "errorCode": "FIELD_INTEGRITY_EXCEPTION",
         "message": "Order Products must have a Price Book Entry that belongs to the Price Book related to "
         "the parent Order.: Price Book Entry ID",
@@ -148,11 +145,13 @@ def test_an_opportunity_product_must_use_its_opportunitys_price_book_and_sets_th
         135,
         3,
     )
-    error = _refusal(
-        sf.OpportunityLineItem.create,
-        {"OpportunityId": opportunity, "PricebookEntryId": custom_entry, "Quantity": 1, "UnitPrice": 1},
-    )
-    assert error == {
+    other_book = {
+        "OpportunityId": opportunity,
+        "PricebookEntryId": custom_entry,
+        "Quantity": 1,
+        "UnitPrice": 1,
+    }
+    assert _refusal(sf.OpportunityLineItem.create, other_book) == {
         "errorCode": "FIELD_INTEGRITY_EXCEPTION",
         "message": "field integrity exception: PricebookEntryId (pricebook entry is in a different pricebook "
         "than the one assigned to the opportunity)",
@@ -210,3 +209,21 @@ def test_a_contract_computes_its_end_date_and_status_code(sf):
     record = sf.Contract.get(contract)
     assert (record["StatusCode"], record["EndDate"]) == ("Activated", "2024-02-28")
     assert record["ActivatedDate"] is not None
+
+
+@pytest.mark.parametrize(
+    "stage,closed,won,category",
+    [("Prospecting", False, False, "Pipeline"), ("Closed Won", True, True, "Closed"), ("Closed Lost", True, False, "Omitted")],
+)  # fmt: skip
+def test_is_closed_is_won_and_forecast_category_follow_the_stage(sf, stage, closed, won, category):
+    """Object Reference, "OpportunityStage" (sforce_api_objects_opportunitystage.htm): each stage sets
+    IsClosed, IsWon and ForecastCategory, which the client cannot write."""
+    opportunity = sf.Opportunity.create(
+        {"Name": "Deal", "StageName": "Needs Analysis", "CloseDate": "2024-06-01"}
+    )["id"]
+    sf.Opportunity.update(opportunity, {"StageName": stage})
+    record = sf.Opportunity.get(opportunity)
+    assert (record["IsClosed"], record["IsWon"], record["ForecastCategory"]) == (closed, won, category)
+    for field, value in (("IsClosed", not closed), ("IsWon", not won), ("ForecastCategory", "BestCase")):
+        error = _refusal(lambda values: sf.Opportunity.update(opportunity, values), {field: value})
+        assert (error["errorCode"], error["fields"]) == ("INVALID_FIELD_FOR_INSERT_UPDATE", [field])
