@@ -58,6 +58,15 @@ def fits_column(field: Field, number: str) -> bool:
     return "e" not in number.lower() and len(whole) <= _MAX_DIGITS - stored_decimals(field)
 
 
+def declared_type(field: Field) -> str:
+    """The DuckDB type of ``field`` as its describe declares it: a number has exactly its precision and
+    scale. Datasets are written with these types (generated values have the field's decimals);
+    an org stores them in :func:`column_type` columns."""
+    if field.type in ("double", "currency", "percent"):
+        return f"DECIMAL({integer_digits(field) + min(field.scale or 0, 38)},{min(field.scale or 0, 38)})"
+    return column_type(field)
+
+
 def column_type(field: Field) -> str:
     """The DuckDB type that stores ``field``; a number keeps its integer digits and the decimals the API sent."""
     if field.type in ("double", "currency", "percent"):

@@ -5,12 +5,14 @@
 - ``Case.IsClosed`` from Status, and ``Case.ClosedDate`` stamped when a case closes
   (kept if the client set it: the org allows audit fields on create);
 - a new Knowledge article version: a ``Draft``, version 1, the latest version;
-- picklist and checkbox defaults, auto-numbers;
+- picklist and checkbox defaults, the org's own defaults (:data:`ORG_DEFAULTS`), auto-numbers;
 - ``Order.StatusCode`` from Status and ``ActivatedDate`` when an order activates;
   ``OrderItem.TotalPrice`` (Quantity x UnitPrice); values copied from parents
   (``PricebookEntry.Name``/``ProductCode`` from the product, ``OrderItem.ListPrice`` from the
-  price book entry) and the roll-up ``Order.TotalAmount`` are filled by :mod:`crmarena_sf.emulator.store.dml`,
-  which can read the parents.
+  price book entry) are filled by :mod:`crmarena_sf.emulator.store.dml`, which can read the
+  parents, and totals over line items (``Order.TotalAmount`` ...) by
+  :mod:`crmarena_sf.emulator.store.rollups`;
+- the audit stamps of a changed record (:func:`stamp_modified`).
 
 The standard sales objects' fields (opportunity stages, line-item totals, activities) are
 derived by :mod:`crmarena_sf.emulator.store.derive_sales`.
