@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-from crmarena_sf.emulator.store.ddl import column_type, quote
+from crmarena_sf.emulator.store.ddl import declared_type, quote
 from crmarena_sf.loaders import sqlids
 from crmarena_sf.loaders.fill import fill_expression
 from crmarena_sf.metadata.model import Schema
@@ -137,7 +137,7 @@ class DatasetWriter:
         """Write ``object_name``'s Parquet file from ``select_sql``, rows in its order.
 
         Result columns the object's describe lacks are dropped (and reported in the manifest);
-        the rest are cast to the org's column types and written in describe order. With
+        the rest are cast to the types their describe declares and written in describe order. With
         ``background`` the file is written by a worker thread while the caller goes on (DuckDB
         works without the GIL); the staged tables the SELECT reads must not change afterwards.
         :meth:`wait` (called by :meth:`files` and :meth:`commit`) collects the results.
@@ -154,7 +154,7 @@ class DatasetWriter:
         columns = []
         for f in obj.stored_fields:
             if f.name in present:
-                columns.append(f"CAST(src.{quote(f.name)} AS {column_type(f)}) AS {quote(f.name)}")
+                columns.append(f"CAST(src.{quote(f.name)} AS {declared_type(f)}) AS {quote(f.name)}")
             elif not f.nillable and f.type == "boolean":
                 # Checkbox fields always have a value in an org: write the default the org would.
                 columns.append(f"CAST({fill_expression(obj, f, set(present))} AS BOOLEAN) AS {quote(f.name)}")
