@@ -1,0 +1,137 @@
+"""The latent variables of a CRMArena-Pro org: hidden traits drawn first, realized by the steps.
+
+Each variable is named in the manifest (:mod:`.truth`) with the task it serves, and each can be
+read back from the data by SOQL (the tests do exactly that):
+
+- sales reps: ``rep_win_weight`` (how many of their deals close: sales amount, lead routing's
+  accepted quotes), ``rep_cycle_days`` (days from an opportunity's creation to the signed
+  contract: sales cycle), ``rep_deal_size`` (quantities on their deals: sales amount),
+  ``rep_conversion`` (how many of their leads convert: conversion rate), ``rep_workload``;
+- ``lead_source_conversion``: the conversion propensity of each lead source (conversion rate);
+- service agents: ``agent_speed`` (handle time), ``agent_transfer_propensity`` (transfer count),
+  ``agent_issue_expertise`` and ``agent_product_expertise`` (case routing);
+- ``state_closure_factor``: how fast cases of customers in each state close (best region);
+- products: ``hot_products`` draw most cases, each with a ``product_top_issue`` (top issue) and
+  a ``product_peak_month`` in which its cases come in bursts (monthly trend);
+- ``competitor_trend``: which rival is mentioned most in each half-year of calls, and
+  ``competitor_edge`` how often we come out ahead of each (sales insight mining).
+
+The per-record latent variables (each lead's BANT signals, the sentiment of each call's
+subtopics, planted quote and configuration violations, mis-staged opportunities, off-stage
+tasks, planted policy breaches in case conversations) are drawn by the steps that write those
+records and recorded the same way.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+
+@dataclass
+class RepTraits:
+    win_weight: list[float]
+    cycle_days: list[float]
+    deal_size: list[float]
+    conversion: list[float]
+    workload: list[float]
+
+
+def draw_rep_traits(rnd: random.Random, n: int) -> RepTraits:
+    return RepTraits(
+        win_weight=[rnd.lognormvariate(0, 0.7) for _ in range(n)],
+        cycle_days=[rnd.uniform(25, 170) for _ in range(n)],
+        deal_size=[rnd.lognormvariate(0, 0.45) for _ in range(n)],
+        conversion=[rnd.lognormvariate(0, 0.55) for _ in range(n)],
+        workload=[rnd.lognormvariate(0, 0.4) for _ in range(n)],
+    )
+
+
+LEAD_SOURCES = ("Web", "Phone Inquiry", "Partner Referral", "Purchased List", "Other")
+"""Lead.LeadSource values of a new org (Object Reference: Lead)."""
+
+
+def draw_source_conversion(rnd: random.Random) -> dict[str, float]:
+    """Base probability that a lead of each source converts (referrals best, bought lists worst)."""
+    base = {"Web": 0.22, "Phone Inquiry": 0.3, "Partner Referral": 0.45, "Purchased List": 0.07, "Other": 0.15}
+    return {source: round(p * rnd.uniform(0.85, 1.15), 4) for source, p in base.items()}
+
+
+@dataclass
+class AgentTraits:
+    speed: list[float]
+    """Multiplier on closure time (below 1 is faster)."""
+    transfer_propensity: list[float]
+    issue_experts: list[list[int]]
+    """Per issue: agent indexes by decreasing expertise [top, second, third]."""
+    product_experts: list[int]
+    """Per product category: the agent who knows it best."""
+    workload: list[float]
+
+    def issue_expertise(self, agent: int, issue: int) -> int:
+        ranked = self.issue_experts[issue]
+        return 2 if ranked[0] == agent else 1 if agent in ranked[1:] else 0
+
+
+def draw_agent_traits(rnd: random.Random, n_agents: int, n_issues: int, n_categories: int) -> AgentTraits:
+    order = list(range(n_agents))
+    rnd.shuffle(order)
+    experts = []
+    for issue in range(n_issues):
+        top = order[issue % n_agents]
+        others = [a for a in rnd.sample(range(n_agents), min(3, n_agents)) if a != top][:2]
+        experts.append([top, *others])
+    propensity = [rnd.betavariate(1.3, 7) for _ in range(n_agents)]
+    return AgentTraits(
+        speed=[rnd.lognormvariate(0, 0.35) for _ in range(n_agents)],
+        transfer_propensity=propensity,
+        issue_experts=experts,
+        product_experts=[rnd.randrange(n_agents) for _ in range(n_categories)],
+        workload=[rnd.lognormvariate(0, 0.3) for _ in range(n_agents)],
+    )
+
+
+def draw_state_factors(rnd: random.Random, states: list[str]) -> tuple[dict[str, float], str]:
+    """Closure-time multiplier per state, and the planted fastest state."""
+    factor = {s: round(rnd.uniform(0.8, 1.4), 4) for s in states}
+    fastest = rnd.choice(sorted(states))
+    factor[fastest] = 0.45
+    return factor, fastest
+
+
+@dataclass
+class ProductProfiles:
+    hot: list[int]
+    """Indexes of the products most cases are about."""
+    top_issue: dict[int, int]
+    peak_month: dict[int, int]
+
+
+def draw_product_profiles(rnd: random.Random, sellable: list[int], n_issues: int, n_hot: int) -> ProductProfiles:
+    hot = sorted(rnd.sample(sellable, min(n_hot, len(sellable))))
+    issues = list(range(n_issues))
+    rnd.shuffle(issues)
+    months = list(range(1, 13))
+    rnd.shuffle(months)
+    return ProductProfiles(
+        hot,
+        {p: issues[k % n_issues] for k, p in enumerate(hot)},
+        {p: months[k % 12] for k, p in enumerate(hot)},
+    )
+
+
+def draw_competitor_trend(rnd: random.Random, n_competitors: int, halves: list[str]) -> tuple[dict[str, int], list[float]]:
+    """The competitor leading the calls of each half-year, and how often we beat each one."""
+    trend = {}
+    previous = None
+    for half in halves:
+        choices = [c for c in range(n_competitors) if c != previous]
+        previous = trend[half] = rnd.choice(choices)
+    edge = [round(rnd.uniform(0.2, 0.8), 4) for _ in range(n_competitors)]
+    return trend, edge
+
+
+def lognormal_noise(rnd: random.Random, sigma: float) -> float:
+    """A positive multiplier with median 1."""
+    return math.exp(rnd.gauss(0, sigma))
