@@ -54,7 +54,8 @@ def without_pro(docs: dict[str, dict]) -> dict[str, dict]:
         children = [
             c
             for c in doc["childRelationships"]
-            if c["childSObject"] not in PRO_OBJECTS and c["field"] not in PRO_FIELDS.get(c["childSObject"], ())
+            if c["childSObject"] not in PRO_OBJECTS
+            and c["field"] not in PRO_FIELDS.get(c["childSObject"], ())
         ]
         if dropped or len(children) != len(doc["childRelationships"]):
             doc = dict(doc)

@@ -31,7 +31,9 @@ from crmarena_sf.metadata.model import SObject
 from crmarena_sf.metadata.specs._sales import FORECAST_CATEGORIES, OPPORTUNITY_STAGES
 
 # A new org's stages, and the five of CRMArena-Pro's orgs (their Qualification is the same stage).
-_STAGES = {name: (probability, category) for name, probability, category in (*OPPORTUNITY_STAGES, *PRO_STAGES)}
+_STAGES = {
+    name: (probability, category) for name, probability, category in (*OPPORTUNITY_STAGES, *PRO_STAGES)
+}
 _CATEGORY_LABELS = dict(FORECAST_CATEGORIES)
 _CLOSED_TASK_STATUSES = frozenset({"Completed"})
 

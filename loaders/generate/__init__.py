@@ -76,8 +76,17 @@ def generate(
     ``enrich_model`` (off by default) has an OpenAI chat model rewrite the case descriptions
     (:mod:`crmarena_sf.loaders.generate.enrich`); the output is then no longer reproducible byte for byte.
     Raises ValueError for an unknown profile or bad scale, and DatasetError when ``out``
-    exists or cannot be written (nothing is left behind either way).
+    exists or cannot be written (nothing is left behind either way). The profiles ``b2b`` and
+    ``b2c`` are CRMArena-Pro's orgs (:func:`crmarena_sf.loaders.pro.generate.generate_pro`).
     """
+    if profile in ("b2b", "b2c"):
+        if enrich_model:
+            raise ValueError(
+                "--enrich-with rewrites the CRMArena org's case descriptions; it does not apply to b2b or b2c"
+            )
+        from crmarena_sf.loaders.pro.generate import generate_pro
+
+        return generate_pro(out, profile=profile, seed=seed, scale=scale, progress=progress)
     sizing = profiles.resolve(profile, scale)
     if not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a whole number >= 0, not {seed!r}")

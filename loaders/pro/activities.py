@@ -116,7 +116,10 @@ def plan_tasks(ctx: Context) -> None:
     activities = Activities()
     for k in range(n):
         # Completed tasks first (oldest), then the open ones, as they were created.
-        ordered = sorted(range(len(per_deal[k])), key=lambda i: (not per_deal[k][i].done, STAGES.index(per_deal[k][i].stage), i))
+        ordered = sorted(
+            range(len(per_deal[k])),
+            key=lambda i: (not per_deal[k][i].done, STAGES.index(per_deal[k][i].stage), i),
+        )
         position = {}
         for i in ordered:
             position[i] = len(activities.tasks)
@@ -193,8 +196,12 @@ def write_events(ctx: Context) -> None:
     staff = ctx.plan["staff"]
     accounts = ctx.plan["accounts"]
     people = ctx.plan["people"]
-    candidates = [k for k in range(len(deals)) if deals.group[k] == "clean" and deals.true_stage[k] in MEETINGS]
-    chosen = sorted(rnd.sample(candidates, min(ctx.count("Event"), len(candidates))), key=lambda k: (deals.created[k], k))
+    candidates = [
+        k for k in range(len(deals)) if deals.group[k] == "clean" and deals.true_stage[k] in MEETINGS
+    ]
+    chosen = sorted(
+        rnd.sample(candidates, min(ctx.count("Event"), len(candidates))), key=lambda k: (deals.created[k], k)
+    )
     rows = []
     for e, k in enumerate(chosen):
         owner = staff.rep_id(deals.owner[k])

@@ -37,7 +37,11 @@ def write_catalog(ctx: Context) -> None:
     rnd = ctx.rng("pro-catalog")
     created = ORG_START
     catalog_id = ctx.record_id("ProductCatalog", 1)
-    emit(ctx, "ProductCatalog", [{"Id": catalog_id, "Name": f"{domain.company} Catalog", **audit(ctx, created)}])
+    emit(
+        ctx,
+        "ProductCatalog",
+        [{"Id": catalog_id, "Name": f"{domain.company} Catalog", **audit(ctx, created)}],
+    )
     n_categories = ctx.count("ProductCategory")
     category_ids = [ctx.record_id("ProductCategory", c + 1) for c in range(n_categories)]
     emit(

@@ -92,7 +92,9 @@ def plan_deals(ctx: Context) -> None:
     deals = Deals()
     converted = [k for k in range(len(leads)) if leads.converted[k] is not None]
     pick_rep = Weighted(range(ctx.sizing.reps), traits.workload)
-    account_weight = Weighted(range(len(accounts)), [rnd.lognormvariate(0, 0.7) for _ in range(len(accounts))])
+    account_weight = Weighted(
+        range(len(accounts)), [rnd.lognormvariate(0, 0.7) for _ in range(len(accounts))]
+    )
     for k in converted[:n]:
         deals.account.append(leads.account[k])
         deals.contact.append(leads.contact[k])
@@ -112,7 +114,9 @@ def plan_deals(ctx: Context) -> None:
             continue
         deals.account.append(a)
         deals.contact.append(contact)
-        owner = accounts.owner_rep[a] if domain.business_accounts and rnd.random() < 0.5 else pick_rep.pick(rnd)
+        owner = (
+            accounts.owner_rep[a] if domain.business_accounts and rnd.random() < 0.5 else pick_rep.pick(rnd)
+        )
         deals.owner.append(owner)
         deals.created.append(earliest + dt.timedelta(seconds=rnd.randrange(span)))
         deals.source.append(None)
@@ -211,7 +215,12 @@ def _lines(ctx: Context, rnd, deals: Deals, traits: latent.RepTraits) -> None:
     for k in range(n):
         by_name = {products[p].name: q for p, q in deals.lines[k]}
         deals.lines[k] = [
-            (p, min(by_name.get(products[p].base, q), products[p].max_quantity) if products[p].kind == "addon" and products[p].base in by_name else q)
+            (
+                p,
+                min(by_name.get(products[p].base, q), products[p].max_quantity)
+                if products[p].kind == "addon" and products[p].base in by_name
+                else q,
+            )
             for p, q in deals.lines[k]
         ]
     number = 0
@@ -230,7 +239,12 @@ def _choose_products(rnd, domain: Domain, popularity: Weighted, count: int) -> l
     care plans and accessories (never a second vehicle on one deal).
     """
     products = domain.products
-    core = [p for p in popularity.items if products[p].kind in (("seat",) if domain.business_accounts else ("unit",)) and products[p].max_quantity >= 1]
+    core = [
+        p
+        for p in popularity.items
+        if products[p].kind in (("seat",) if domain.business_accounts else ("unit",))
+        and products[p].max_quantity >= 1
+    ]
     if not domain.business_accounts:
         core = [p for p in core if products[p].category < 4]
     chosen = [rnd.choice(core)] if count else []
@@ -256,10 +270,15 @@ def _choose_products(rnd, domain: Domain, popularity: Weighted, count: int) -> l
             if len(chosen) >= count:
                 break
             product = products[p]
-            ok = p not in chosen and (
-                product.kind != "addon" or (domain.business_accounts and product.base in {products[c].name for c in chosen})
-                or not domain.business_accounts
-            ) and (domain.business_accounts or product.category == 4)
+            ok = (
+                p not in chosen
+                and (
+                    product.kind != "addon"
+                    or (domain.business_accounts and product.base in {products[c].name for c in chosen})
+                    or not domain.business_accounts
+                )
+                and (domain.business_accounts or product.category == 4)
+            )
             if ok:
                 chosen.append(p)
     return chosen[:count]
@@ -358,7 +377,9 @@ def write_deals(ctx: Context) -> None:
     _write_contracts_and_orders(ctx, rnd, deals, catalog, contract_ids)
 
 
-def _write_contracts_and_orders(ctx: Context, rnd, deals: Deals, catalog: Catalog, contract_ids: dict[int, str]) -> None:
+def _write_contracts_and_orders(
+    ctx: Context, rnd, deals: Deals, catalog: Catalog, contract_ids: dict[int, str]
+) -> None:
     domain: Domain = ctx.plan["domain"]
     staff = ctx.plan["staff"]
     accounts = ctx.plan["accounts"]

@@ -17,7 +17,6 @@ from pathlib import Path
 
 from crmarena_sf.loaders.dataset import DatasetError, DatasetWriter
 from crmarena_sf.loaders.generate.context import Context
-from crmarena_sf.loaders.pro.records import ProContext
 from crmarena_sf.loaders.pro import (
     activities,
     catalog,
@@ -37,10 +36,12 @@ from crmarena_sf.loaders.pro import (
 from crmarena_sf.loaders.pro.domain import Domain
 from crmarena_sf.loaders.pro.domain_b2b import DOMAIN as B2B
 from crmarena_sf.loaders.pro.domain_b2c import DOMAIN as B2C
+from crmarena_sf.loaders.pro.records import ProContext
 from crmarena_sf.loaders.validate import validate_files
 from crmarena_sf.metadata import load_schema
 from crmarena_sf.metadata.crmarena_pro import PROFILE as SCHEMA_PROFILE
 from crmarena_sf.metadata.model import Schema
+
 from crmarena_sf.progress import progress_bar
 
 PRO_GENERATOR_VERSION = "1"
@@ -53,7 +54,9 @@ def pro_fingerprint() -> str:
     """A digest of the Pro generator's own source (and the shared helpers it uses)."""
     here = Path(__file__).parent
     digest = hashlib.sha256()
-    for path in sorted([*here.glob("*.py"), *(here.parent / "generate").glob("*.py"), here.parent / "dataset.py"]):
+    for path in sorted(
+        [*here.glob("*.py"), *(here.parent / "generate").glob("*.py"), here.parent / "dataset.py"]
+    ):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -63,7 +66,13 @@ def _setup(ctx: Context) -> None:
     domain: Domain = ctx.plan["domain"]
     rnd = ctx.rng("pro-products")
     sellable = [p for p, product in enumerate(domain.products) if product.active]
-    core = [p for p in sellable if (domain.products[p].kind == "seat" if domain.business_accounts else domain.products[p].category < 4)]
+    core = [
+        p
+        for p in sellable
+        if (
+            domain.products[p].kind == "seat" if domain.business_accounts else domain.products[p].category < 4
+        )
+    ]
     profiles_ = latent.draw_product_profiles(rnd, core, len(domain.issues), HOT_PRODUCTS[domain.key])
     ctx.plan["product_profiles"] = profiles_
     popularity = {p: rnd.lognormvariate(0, 0.6) * (3.0 if p in profiles_.hot else 1.0) for p in sellable}
@@ -158,7 +167,9 @@ def generate_pro(
         bar.set_postfix_str("validating")
         problems = validate_files(writer.files(), schema, strict=True)
         if problems:
-            raise DatasetError("the generated data does not fit the metadata:\n  " + "\n  ".join(problems[:20]))
+            raise DatasetError(
+                "the generated data does not fit the metadata:\n  " + "\n  ".join(problems[:20])
+            )
         bar.update(1)
         manifest = {
             "source": "generator",

@@ -43,14 +43,24 @@ class Article:
 
 
 def _limits_table(domain: Domain) -> str:
-    return "\n".join(f"- {p.name}: at most {p.max_quantity} per quote line" for p in domain.products if p.active)
+    return "\n".join(
+        f"- {p.name}: at most {p.max_quantity} per quote line" for p in domain.products if p.active
+    )
 
 
 def policy_articles(domain: Domain) -> list[Article]:
     """The articles the tasks' policies live in, in a fixed order."""
     out = []
     for p in domain.policies:
-        out.append(Article(f"service:{p.title}", p.title, p.rule.split(".")[0] + ".", f"{p.rule}\n\nApplies to every support case, by email, chat or phone.", True))
+        out.append(
+            Article(
+                f"service:{p.title}",
+                p.title,
+                p.rule.split(".")[0] + ".",
+                f"{p.rule}\n\nApplies to every support case, by email, chat or phone.",
+                True,
+            )
+        )
     limit, days = domain.discount_limit, domain.quote_validity_days
     out.append(
         Article(
@@ -62,7 +72,10 @@ def policy_articles(domain: Domain) -> list[Article]:
             f"- the quote's ExpirationDate is at most {days} days after the day the quote was created.\n"
             "A quote that breaks either needs sales leadership's sign-off and may not be sent as it is.",
             False,
-            [("What is the maximum discount on a quote line?", f"{limit:g}%"), ("How long can a quote stay valid?", f"{days} days")],
+            [
+                ("What is the maximum discount on a quote line?", f"{limit:g}%"),
+                ("How long can a quote stay valid?", f"{days} days"),
+            ],
         )
     )
     out.append(
@@ -72,16 +85,32 @@ def policy_articles(domain: Domain) -> list[Article]:
             "The most units of each product one quote line may hold.",
             "A quote line may not exceed the quantity limit of its product:\n" + _limits_table(domain),
             False,
-            [(f"What is the order limit for {p.name}?", f"{p.max_quantity} per quote line") for p in domain.products if p.active],
+            [
+                (f"What is the order limit for {p.name}?", f"{p.max_quantity} per quote line")
+                for p in domain.products
+                if p.active
+            ],
         )
     )
     if domain.business_accounts:
         pairs = "\n".join(f"- {p.name} requires {p.base}" for p in domain.products if p.kind == "addon")
-        bundle_body = "An add-on is sold only together with the product it extends, on the same quote:\n" + pairs
+        bundle_body = (
+            "An add-on is sold only together with the product it extends, on the same quote:\n" + pairs
+        )
     else:
         plans = "\n".join(f"- {p.name}" for p in domain.products if p.kind == "addon")
-        bundle_body = "A care plan is sold only together with a vehicle on the same quote. Care plans:\n" + plans
-    out.append(Article("config:bundle", "Bundle Requirements", "Add-ons need the product they extend on the same quote.", bundle_body, False))
+        bundle_body = (
+            "A care plan is sold only together with a vehicle on the same quote. Care plans:\n" + plans
+        )
+    out.append(
+        Article(
+            "config:bundle",
+            "Bundle Requirements",
+            "Add-ons need the product they extend on the same quote.",
+            bundle_body,
+            False,
+        )
+    )
     out.append(
         Article(
             "config:price",
@@ -106,14 +135,26 @@ def policy_articles(domain: Domain) -> list[Article]:
             f"- Timeline: the purchase is planned within {domain.timeline_months} months.\n"
             "A factor that is not met disqualifies the lead until it changes.",
             False,
-            [("What budget qualifies a lead?", f"at least {money}"), ("What timeline qualifies a lead?", f"within {domain.timeline_months} months")],
+            [
+                ("What budget qualifies a lead?", f"at least {money}"),
+                ("What timeline qualifies a lead?", f"within {domain.timeline_months} months"),
+            ],
         )
     )
     stages = "\n".join(
-        f"{stage}:\n" + "\n".join("- " + t.format(account="the account", contact="the contact") for t in STAGE_TASKS[stage])
+        f"{stage}:\n"
+        + "\n".join("- " + t.format(account="the account", contact="the contact") for t in STAGE_TASKS[stage])
         for stage in STAGES
     )
-    out.append(Article("policy:stages", "Opportunity Stages and Their Activities", "What work belongs to each of the five stages.", "An opportunity's stage is the stage its activities belong to:\n" + stages, False))
+    out.append(
+        Article(
+            "policy:stages",
+            "Opportunity Stages and Their Activities",
+            "What work belongs to each of the five stages.",
+            "An opportunity's stage is the stage its activities belong to:\n" + stages,
+            False,
+        )
+    )
     out.append(
         Article(
             "policy:lead_routing",
@@ -126,10 +167,42 @@ def policy_articles(domain: Domain) -> list[Article]:
             False,
         )
     )
-    out.append(Article("policy:sales_amount", "Sales Amount Definition", "How a rep's sales amount is counted.", "A deal's sales amount is the sum of Quantity x UnitPrice over its order's items. A deal counts in a period when its contract's company signed date falls in that period; it counts for the opportunity's owner.", False))
-    out.append(Article("policy:sales_cycle", "Sales Cycle Definition", "How long a deal took.", "A deal's sales cycle is the number of days from the opportunity's creation to its contract's company signed date.", False))
-    out.append(Article("policy:conversion_rate", "Lead Conversion Rate Definition", "How a rep's conversion rate is measured.", "For the leads a rep owns that were created in a period, the conversion rate is the share of them converted within that same period, times 100%.", False))
-    out.append(Article("policy:case_handling", "Case Handle Time and Transfers", "How handle time and transfers are counted.", "Handle time is the time from a case's creation to its closing; transferred cases are left out. Each change of owner after the first assignment is a transfer, counted for the agent the case left.", False))
+    out.append(
+        Article(
+            "policy:sales_amount",
+            "Sales Amount Definition",
+            "How a rep's sales amount is counted.",
+            "A deal's sales amount is the sum of Quantity x UnitPrice over its order's items. A deal counts in a period when its contract's company signed date falls in that period; it counts for the opportunity's owner.",
+            False,
+        )
+    )
+    out.append(
+        Article(
+            "policy:sales_cycle",
+            "Sales Cycle Definition",
+            "How long a deal took.",
+            "A deal's sales cycle is the number of days from the opportunity's creation to its contract's company signed date.",
+            False,
+        )
+    )
+    out.append(
+        Article(
+            "policy:conversion_rate",
+            "Lead Conversion Rate Definition",
+            "How a rep's conversion rate is measured.",
+            "For the leads a rep owns that were created in a period, the conversion rate is the share of them converted within that same period, times 100%.",
+            False,
+        )
+    )
+    out.append(
+        Article(
+            "policy:case_handling",
+            "Case Handle Time and Transfers",
+            "How handle time and transfers are counted.",
+            "Handle time is the time from a case's creation to its closing; transferred cases are left out. Each change of owner after the first assignment is a transfer, counted for the agent the case left.",
+            False,
+        )
+    )
     return out
 
 
@@ -172,7 +245,12 @@ def internal_articles(domain: Domain) -> list[Article]:
             "Internal only. A competing offer presented after a quote was accepted is not matched; before "
             "acceptance, a rep may ask once for a revised quote within the approval limits.",
             False,
-            [("What happens if competing offers are presented late?", "They are not matched once a quote was accepted")],
+            [
+                (
+                    "What happens if competing offers are presented late?",
+                    "They are not matched once a quote was accepted",
+                )
+            ],
         )
     )
     floor = round(domain.discount_limit / 2, 1)
@@ -201,7 +279,10 @@ def faq_articles(domain: Domain, wanted: int) -> list[Article]:
                 f"What the {p.name} is.",
                 f"The {p.name} is our {p.family}. It offers {p.features[0]} and {p.features[1]}.",
                 True,
-                [(f"What kind of product is the {p.name}?", f"a {p.family}"), (f"What does the {p.name} offer?", f"{p.features[0]} and {p.features[1]}")],
+                [
+                    (f"What kind of product is the {p.name}?", f"a {p.family}"),
+                    (f"What does the {p.name} offer?", f"{p.features[0]} and {p.features[1]}"),
+                ],
             )
         )
     for p in sellable:
@@ -230,7 +311,15 @@ def faq_articles(domain: Domain, wanted: int) -> list[Article]:
     k = 0
     while len(out) < wanted:
         k += 1
-        out.append(Article("faq", f"{domain.company} Help Center Note {k}", "General information.", f"Contact {domain.company} support through the customer portal. Note {k}.", True))
+        out.append(
+            Article(
+                "faq",
+                f"{domain.company} Help Center Note {k}",
+                "General information.",
+                f"Contact {domain.company} support through the customer portal. Note {k}.",
+                True,
+            )
+        )
     return out[:wanted]
 
 
@@ -264,7 +353,15 @@ def write_articles(ctx: Context) -> None:
         while slug in slugs:
             slug += "-2"
         slugs.add(slug)
-        masters.append({"Id": master, "ArticleNumber": number, **audit(ctx, created), "FirstPublishedDate": created, "MasterLanguage": "en_US"})
+        masters.append(
+            {
+                "Id": master,
+                "ArticleNumber": number,
+                **audit(ctx, created),
+                "FirstPublishedDate": created,
+                "MasterLanguage": "en_US",
+            }
+        )
         versions.append(
             {
                 "Id": ids[a],

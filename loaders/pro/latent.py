@@ -54,7 +54,13 @@ LEAD_SOURCES = ("Web", "Phone Inquiry", "Partner Referral", "Purchased List", "O
 
 def draw_source_conversion(rnd: random.Random) -> dict[str, float]:
     """Base probability that a lead of each source converts (referrals best, bought lists worst)."""
-    base = {"Web": 0.22, "Phone Inquiry": 0.3, "Partner Referral": 0.45, "Purchased List": 0.07, "Other": 0.15}
+    base = {
+        "Web": 0.22,
+        "Phone Inquiry": 0.3,
+        "Partner Referral": 0.45,
+        "Purchased List": 0.07,
+        "Other": 0.15,
+    }
     return {source: round(p * rnd.uniform(0.85, 1.15), 4) for source, p in base.items()}
 
 
@@ -108,7 +114,9 @@ class ProductProfiles:
     peak_month: dict[int, int]
 
 
-def draw_product_profiles(rnd: random.Random, sellable: list[int], n_issues: int, n_hot: int) -> ProductProfiles:
+def draw_product_profiles(
+    rnd: random.Random, sellable: list[int], n_issues: int, n_hot: int
+) -> ProductProfiles:
     hot = sorted(rnd.sample(sellable, min(n_hot, len(sellable))))
     issues = list(range(n_issues))
     rnd.shuffle(issues)
@@ -121,7 +129,9 @@ def draw_product_profiles(rnd: random.Random, sellable: list[int], n_issues: int
     )
 
 
-def draw_competitor_trend(rnd: random.Random, n_competitors: int, halves: list[str]) -> tuple[dict[str, int], list[float]]:
+def draw_competitor_trend(
+    rnd: random.Random, n_competitors: int, halves: list[str]
+) -> tuple[dict[str, int], list[float]]:
     """The competitor leading the calls of each half-year, and how often we beat each one."""
     trend = {}
     previous = None

@@ -26,8 +26,23 @@ from crmarena_sf.loaders.pro.domain import BANT, Domain
 from crmarena_sf.loaders.pro.people import STATES, Accounts, company_names, new_person
 from crmarena_sf.loaders.pro.records import DATA_NOW, FIRST_DAY, LAST_DAY, audit, emit
 
-SOURCE_WEIGHTS = {"Web": 0.34, "Phone Inquiry": 0.14, "Partner Referral": 0.14, "Purchased List": 0.24, "Other": 0.14}
-GAPS = (("Authority",), ("Budget",), ("Need",), ("Timeline",), ("Authority", "Need"), ("Budget", "Timeline"), ("Authority", "Budget"), ("Need", "Timeline"))
+SOURCE_WEIGHTS = {
+    "Web": 0.34,
+    "Phone Inquiry": 0.14,
+    "Partner Referral": 0.14,
+    "Purchased List": 0.24,
+    "Other": 0.14,
+}
+GAPS = (
+    ("Authority",),
+    ("Budget",),
+    ("Need",),
+    ("Timeline",),
+    ("Authority", "Need"),
+    ("Budget", "Timeline"),
+    ("Authority", "Budget"),
+    ("Need", "Timeline"),
+)
 GAP_WEIGHTS = (0.3, 0.21, 0.17, 0.12, 0.06, 0.05, 0.05, 0.04)
 QUALIFIED_SHARE = 0.3
 """Share of unconverted leads whose call shows every factor met (they are still being worked)."""
@@ -84,7 +99,9 @@ def plan_leads(ctx: Context) -> None:
     leads = Leads()
     span = int((LAST_DAY - dt.timedelta(days=3) - FIRST_DAY).total_seconds())
     taken_companies: set[str] = set(accounts.names)
-    prospects = company_names(domain, rnd, max(n // 8, 1), taken_companies) if domain.business_accounts else []
+    prospects = (
+        company_names(domain, rnd, max(n // 8, 1), taken_companies) if domain.business_accounts else []
+    )
     converted_count = 0
     for _ in range(n):
         rep = pick_rep.pick(rnd)
@@ -94,7 +111,11 @@ def plan_leads(ctx: Context) -> None:
         first, last = person_name(rnd)
         p = min(source_conversion[source] * traits.conversion[rep], 0.9)
         lag = dt.timedelta(days=2 + rnd.expovariate(1 / 16), hours=rnd.randint(0, 8))
-        converts = rnd.random() < p and created + lag < DATA_NOW - dt.timedelta(days=1) and converted_count < max_converted
+        converts = (
+            rnd.random() < p
+            and created + lag < DATA_NOW - dt.timedelta(days=1)
+            and converted_count < max_converted
+        )
         if domain.business_accounts:
             decider = rnd.random() < 0.45
             title = rnd.choice(domain.lead_titles_decider if decider else domain.lead_titles_other)
@@ -157,7 +178,9 @@ def _plan_contacts(ctx: Context, rnd, leads: Leads, converted_count: int) -> Non
             accounts.states[a] = leads.state[k]
             accounts.cities[a] = rnd.choice(STATES[leads.state[k]].cities)
         leads.account[k] = a
-        leads.contact[k] = new_person(ctx, rnd, used, a, when, leads.title[k], (leads.first[k], leads.last[k]))
+        leads.contact[k] = new_person(
+            ctx, rnd, used, a, when, leads.title[k], (leads.first[k], leads.last[k])
+        )
 
 
 def write_leads(ctx: Context) -> None:

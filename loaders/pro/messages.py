@@ -41,11 +41,23 @@ WRAP_UPS = (
     "Everything should be resolved now, so I'm closing this case. Thanks for your patience.",
 )
 SALES_TOPICS = {
-    "Qualification": ("Introduction", "Thanks for your interest in {company}. Could we set up a short call to learn about your plans?"),
-    "Discovery": ("Follow-up on our discovery call", "Thanks for walking me through your needs. I'm putting together a summary of what we heard."),
+    "Qualification": (
+        "Introduction",
+        "Thanks for your interest in {company}. Could we set up a short call to learn about your plans?",
+    ),
+    "Discovery": (
+        "Follow-up on our discovery call",
+        "Thanks for walking me through your needs. I'm putting together a summary of what we heard.",
+    ),
     "Quote": ("Your proposal", "Please find our proposal for {deal} attached. Happy to walk you through it."),
-    "Negotiation": ("Contract terms", "I've passed your comments on the terms to our team and will come back with a revised version."),
-    "Closed": ("Welcome aboard", "Thank you for choosing {company}. Your onboarding contact will reach out this week."),
+    "Negotiation": (
+        "Contract terms",
+        "I've passed your comments on the terms to our team and will come back with a revised version.",
+    ),
+    "Closed": (
+        "Welcome aboard",
+        "Thank you for choosing {company}. Your onboarding contact will reach out this week.",
+    ),
 }
 SALES_REPLIES = (
     "Thanks {rep}, that works for us.",
@@ -97,7 +109,15 @@ def _case_messages(ctx: Context, rnd, c: int, count: int, breach: bool, emails: 
         agent = _owner_at(cases, c, begin)
         lines = _chat_lines(ctx, rnd, c, agent, policy_line)
         said_policy = True
-        chats.append({"case": c, "agent": agent, "lines": lines, "start": begin, "end": max(chat_end, begin + dt.timedelta(minutes=5))})
+        chats.append(
+            {
+                "case": c,
+                "agent": agent,
+                "lines": lines,
+                "start": begin,
+                "end": max(chat_end, begin + dt.timedelta(minutes=5)),
+            }
+        )
         begin = chats[-1]["end"] + dt.timedelta(minutes=1)
     times = _moments(rnd, begin, end, count) if count else []
     for i, when in enumerate(times):
@@ -108,7 +128,10 @@ def _case_messages(ctx: Context, rnd, c: int, count: int, breach: bool, emails: 
             if i == 0:
                 body = f"Hello,\n\n{cases.description[c]}\n\n{people.first[contact]}"
             else:
-                body = rnd.choice(FOLLOW_UPS).format(agent=agent_name.split()[0]) + f"\n\n{people.first[contact]}"
+                body = (
+                    rnd.choice(FOLLOW_UPS).format(agent=agent_name.split()[0])
+                    + f"\n\n{people.first[contact]}"
+                )
         else:
             greeting = f"Hi {people.first[contact]},\n\n"
             if not said_policy:
@@ -125,7 +148,9 @@ def _case_messages(ctx: Context, rnd, c: int, count: int, breach: bool, emails: 
                 when,
                 ("Re: " if i else "") + cases.subject[c],
                 body,
-                (customer, people.email[contact]) if from_customer else (agent_name, staff.emails[staff.agents[agent]]),
+                (customer, people.email[contact])
+                if from_customer
+                else (agent_name, staff.emails[staff.agents[agent]]),
                 [agent_id] if from_customer else [people.ids[contact]],
                 staff.emails[staff.agents[agent]] if from_customer else people.email[contact],
                 from_customer,
@@ -160,7 +185,9 @@ def _chat_lines(ctx: Context, rnd, c: int, agent: int, policy_line: str) -> list
     ]
 
 
-def _email(ctx, when, subject, body, sender, to_ids, to_address, incoming, *, parent=None, related=None, order=()):
+def _email(
+    ctx, when, subject, body, sender, to_ids, to_address, incoming, *, parent=None, related=None, order=()
+):
     return {
         "_order": order,
         "ParentId": parent,
@@ -203,10 +230,16 @@ def _sales_emails(ctx: Context, rnd, total: int, emails: list) -> None:
         for i, when in enumerate(_moments(rnd, start, end, per_deal[k])):
             from_rep = i % 2 == 0
             if from_rep:
-                text = opener.format(company=domain.company, deal=deals.names[k]) if i == 0 else rnd.choice(NEXT_STEPS)
+                text = (
+                    opener.format(company=domain.company, deal=deals.names[k])
+                    if i == 0
+                    else rnd.choice(NEXT_STEPS)
+                )
                 body = f"Hi {people.first[contact]},\n\n{text}\n\n{rep_name}\n{domain.company}"
             else:
-                body = rnd.choice(SALES_REPLIES).format(rep=rep_name.split()[0]) + f"\n\n{people.first[contact]}"
+                body = (
+                    rnd.choice(SALES_REPLIES).format(rep=rep_name.split()[0]) + f"\n\n{people.first[contact]}"
+                )
             emails.append(
                 _email(
                     ctx,
@@ -234,7 +267,8 @@ def _write_chats(ctx: Context, chats: list[dict]) -> None:
         start, end = chat["start"], chat["end"]
         step = (end - start) / max(len(chat["lines"]), 1)
         body = "\n".join(
-            f"[{start + step * i:%Y-%m-%dT%H:%M:%S}] {who}: {text}" for i, (who, text) in enumerate(chat["lines"])
+            f"[{start + step * i:%Y-%m-%dT%H:%M:%S}] {who}: {text}"
+            for i, (who, text) in enumerate(chat["lines"])
         )
         visitor = ctx.record_id("LiveChatVisitor", n)
         visitors.append(

@@ -64,7 +64,9 @@ def write_users(ctx: Context) -> None:
         handle = unique_handle(first, last, used)
         email = f"{handle}@{domain.email_domain}"
         role = "rep" if i < n_reps else "agent" if i < n_reps + n_agents else "staff"
-        title = rnd.choice({"rep": domain.rep_titles, "agent": domain.agent_titles, "staff": domain.staff_titles}[role])
+        title = rnd.choice(
+            {"rep": domain.rep_titles, "agent": domain.agent_titles, "staff": domain.staff_titles}[role]
+        )
         department = {"rep": "Sales", "agent": "Customer Support", "staff": "Operations"}[role]
         state = rnd.choice(vocab.STATES)
         created = ORG_START + (FIRST_HIRE * rnd.random())
@@ -106,7 +108,9 @@ def write_users(ctx: Context) -> None:
         list(range(n_reps)),
         list(range(n_reps, n_reps + n_agents)),
         latent.draw_rep_traits(ctx.rng("pro-rep-traits"), n_reps),
-        latent.draw_agent_traits(ctx.rng("pro-agent-traits"), n_agents, len(domain.issues), len(domain.categories)),
+        latent.draw_agent_traits(
+            ctx.rng("pro-agent-traits"), n_agents, len(domain.issues), len(domain.categories)
+        ),
     )
 
 
@@ -201,7 +205,9 @@ def write_people(ctx: Context) -> None:
         if not domain.business_accounts and accounts.contacts[i]:
             k = accounts.contacts[i][0]
             accounts.names[i] = people.name(k)
-        street = f"{rnd.randint(10, 9899)} {rnd.choice(vocab.STREET_NAMES)} {rnd.choice(vocab.STREET_SUFFIXES)}"
+        street = (
+            f"{rnd.randint(10, 9899)} {rnd.choice(vocab.STREET_NAMES)} {rnd.choice(vocab.STREET_SUFFIXES)}"
+        )
         row = {
             "Id": accounts.ids[i],
             "Name": accounts.names[i],
@@ -287,7 +293,9 @@ def new_person(ctx: Context, rnd, used: set[str], account: int, created, title: 
     people.title.append(title)
     people.account.append(account)
     people.created.append(created)
-    people.street.append(f"{rnd.randint(10, 9899)} {rnd.choice(vocab.STREET_NAMES)} {rnd.choice(vocab.STREET_SUFFIXES)}")
+    people.street.append(
+        f"{rnd.randint(10, 9899)} {rnd.choice(vocab.STREET_NAMES)} {rnd.choice(vocab.STREET_SUFFIXES)}"
+    )
     people.ids.append(ctx.record_id("Contact", k + 1))
     accounts.contacts[account].append(k)
     return k

@@ -71,7 +71,9 @@ def plan_quotes(ctx: Context) -> None:
     n_quotes = ctx.count("Quote")
     eligible = [k for k in range(len(deals)) if deals.true_stage[k] in ("Quote", "Negotiation", "Closed")]
     if len(eligible) < n_quotes:
-        eligible += [k for k in range(len(deals)) if deals.true_stage[k] == "Discovery"][: n_quotes - len(eligible)]
+        eligible += [k for k in range(len(deals)) if deals.true_stage[k] == "Discovery"][
+            : n_quotes - len(eligible)
+        ]
     per_deal = {k: 1 for k in eligible[:n_quotes]}
     extra = Weighted(list(per_deal), [1.0] * len(per_deal))
     while sum(per_deal.values()) < n_quotes:
@@ -93,7 +95,9 @@ def plan_quotes(ctx: Context) -> None:
         quotes.deal.append(k)
         quotes.created.append(when)
         quotes.status.append(status)
-        quotes.expires.append((when + dt.timedelta(days=domain.quote_validity_days - rnd.randint(0, 10))).date())
+        quotes.expires.append(
+            (when + dt.timedelta(days=domain.quote_validity_days - rnd.randint(0, 10))).date()
+        )
     quotes.ids = [ctx.record_id("Quote", q + 1) for q in range(len(quotes.deal))]
     _lines(ctx, rnd, quotes, deals, catalog)
     _plant(ctx, rnd, quotes, domain, catalog)
@@ -144,13 +148,22 @@ def _lines(ctx: Context, rnd, quotes: Quotes, deals: Deals, catalog: Catalog) ->
             if domain.products[p].kind == "addon" and not _has_base(domain, held, base):
                 kept.remove(i)
                 held.discard(p)
-        lines = [QuoteLine(deals.lines[k][i][0], deals.lines[k][i][1], catalog.price(deals.lines[k][i][0]), Decimal(0), i) for i in kept]
+        lines = [
+            QuoteLine(
+                deals.lines[k][i][0], deals.lines[k][i][1], catalog.price(deals.lines[k][i][0]), Decimal(0), i
+            )
+            for i in kept
+        ]
         missing = sizes[q] - len(lines) + extras[q]
         for p in rnd.sample(catalog.sellable, len(catalog.sellable)):
             if missing <= 0:
                 break
             product = domain.products[p]
-            if p in held or product.kind == "addon" or (not domain.business_accounts and product.category < 4):
+            if (
+                p in held
+                or product.kind == "addon"
+                or (not domain.business_accounts and product.category < 4)
+            ):
                 continue
             lines.append(QuoteLine(p, 1, catalog.price(p), Decimal(0), None))
             held.add(p)
@@ -222,7 +235,9 @@ def _plant_config(rnd, quotes: Quotes, q: int, rule: str, domain: Domain, catalo
     if rule == "price":
         i = rnd.randrange(len(lines))
         list_price = catalog.price(lines[i].product)
-        lines[i].price = (list_price * Decimal(str(round(rnd.uniform(0.7, 0.92), 2)))).quantize(Decimal("0.01"))
+        lines[i].price = (list_price * Decimal(str(round(rnd.uniform(0.7, 0.92), 2)))).quantize(
+            Decimal("0.01")
+        )
         lines[i].discount = Decimal(0)
         return i
     # bundle: an add-on stays, the product it extends is swapped for one it does not extend
@@ -238,13 +253,17 @@ def _plant_config(rnd, quotes: Quotes, q: int, rule: str, domain: Domain, catalo
         replacements = [
             p
             for p in catalog.sellable
-            if p not in held and products[p].kind != "addon" and not _extends(domain, product, p)
+            if p not in held
+            and products[p].kind != "addon"
+            and not _extends(domain, product, p)
             and (domain.business_accounts or products[p].category == 4)
         ]
         if not replacements:
             return None
         p = rnd.choice(replacements)
-        lines[j] = QuoteLine(p, min(lines[j].quantity, products[p].max_quantity), catalog.price(p), lines[j].discount, None)
+        lines[j] = QuoteLine(
+            p, min(lines[j].quantity, products[p].max_quantity), catalog.price(p), lines[j].discount, None
+        )
         return i
     return None
 
@@ -287,7 +306,9 @@ def write_quotes(ctx: Context) -> None:
                     "UnitPrice": line.price,
                     "Discount": line.discount,
                     "Product2Id": catalog.ids[line.product],
-                    "OpportunityLineItemId": deals.line_ids[k][line.deal_line] if line.deal_line is not None else None,
+                    "OpportunityLineItemId": deals.line_ids[k][line.deal_line]
+                    if line.deal_line is not None
+                    else None,
                     "SortOrder": i + 1,
                     "ListPrice": catalog.price(line.product),
                     "Subtotal": gross,
@@ -315,7 +336,9 @@ def write_quotes(ctx: Context) -> None:
                 "LineItemCount": len(quotes.lines[q]),
                 "Email": people.email[contact],
                 "AccountId": accounts.ids[deals.account[k]],
-                "Discount": ((subtotal - total) / subtotal * 100).quantize(Decimal("0.01")) if subtotal else Decimal(0),
+                "Discount": ((subtotal - total) / subtotal * 100).quantize(Decimal("0.01"))
+                if subtotal
+                else Decimal(0),
                 "GrandTotal": total,
                 "CanCreateQuoteLineItems": True,
             }

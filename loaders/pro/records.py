@@ -32,7 +32,9 @@ def admin_id(ctx: Context) -> str:
     return ctx.record_id("User", ADMIN_USER_N)
 
 
-def audit(ctx: Context, created: dt.datetime, modified: dt.datetime | None = None, by: str | None = None) -> dict[str, Any]:
+def audit(
+    ctx: Context, created: dt.datetime, modified: dt.datetime | None = None, by: str | None = None
+) -> dict[str, Any]:
     """The audit fields of a record created at ``created`` by ``by`` (default: the admin user)."""
     who = by or admin_id(ctx)
     modified = max(modified or created, created)

@@ -74,7 +74,8 @@ def write_issues(ctx: Context) -> None:
             {
                 "Id": ids[i],
                 "OwnerId": ctx.record_id("User", 1),
-                "Name": domain.issues[i % len(domain.issues)].name + ("" if i < len(domain.issues) else f" {i + 1}"),
+                "Name": domain.issues[i % len(domain.issues)].name
+                + ("" if i < len(domain.issues) else f" {i + 1}"),
                 **audit(ctx, ORG_START),
                 "Description__c": domain.issues[i % len(domain.issues)].description,
             }
@@ -115,12 +116,16 @@ def plan_cases(ctx: Context) -> None:
             for _ in range(size):
                 if len(drafts) >= bursts:
                     break
-                when = first + dt.timedelta(days=rnd.randrange(days), hours=rnd.randint(8, 19), minutes=rnd.randrange(60))
+                when = first + dt.timedelta(
+                    days=rnd.randrange(days), hours=rnd.randint(8, 19), minutes=rnd.randrange(60)
+                )
                 when = min(when, LAST_DAY)
                 issue = profiles.top_issue[p] if rnd.random() < 0.75 else rnd.randrange(n_issues)
                 _, k, i = rnd.choice(owned)
                 drafts.append([p, (k, i), when, issue])
-    popularity = Weighted(sorted(bought), [len(bought[p]) * (0.3 if p in profiles.hot else 1.0) for p in sorted(bought)])
+    popularity = Weighted(
+        sorted(bought), [len(bought[p]) * (0.3 if p in profiles.hot else 1.0) for p in sorted(bought)]
+    )
     while len(drafts) < n:
         p = popularity.pick(rnd)
         when_bought, k, i = rnd.choice(bought[p])
@@ -129,7 +134,11 @@ def plan_cases(ctx: Context) -> None:
         if span <= 0:
             continue
         created = start + dt.timedelta(seconds=rnd.randrange(span))
-        issue = profiles.top_issue[p] if p in profiles.top_issue and rnd.random() < 0.5 else rnd.randrange(n_issues)
+        issue = (
+            profiles.top_issue[p]
+            if p in profiles.top_issue and rnd.random() < 0.5
+            else rnd.randrange(n_issues)
+        )
         drafts.append([p, (k, i), created, issue])
     _repair_peaks(drafts, profiles)
     _repair_top_issues(drafts, profiles)
@@ -156,7 +165,9 @@ def plan_cases(ctx: Context) -> None:
         product = domain.products[cases.product[c]].name
         cases.subject.append(rnd.choice(issue.subjects))
         cases.description.append(
-            rnd.choice(issue.problems).format(product=product) + " " + rnd.choice(CONTEXT).format(product=product)
+            rnd.choice(issue.problems).format(product=product)
+            + " "
+            + rnd.choice(CONTEXT).format(product=product)
         )
     ctx.plan["cases"] = cases
 
@@ -219,7 +230,11 @@ def _owners(ctx: Context, rnd, cases: Cases) -> None:
         category = domain.products[cases.product[c]].category
         weights = [
             traits.workload[a]
-            * (1 + 12 * (traits.issue_expertise(a, cases.issue[c]) == 2) + 4 * (traits.issue_expertise(a, cases.issue[c]) == 1))
+            * (
+                1
+                + 12 * (traits.issue_expertise(a, cases.issue[c]) == 2)
+                + 4 * (traits.issue_expertise(a, cases.issue[c]) == 1)
+            )
             * (1 + 3 * (traits.product_experts[category] == a))
             for a in range(n_agents)
         ]
@@ -296,7 +311,8 @@ def _durations(ctx: Context, rnd, cases: Cases) -> None:
             span = max(int((end - cases.created[c]).total_seconds()), 120 * len(chain))
             moments = sorted(rnd.sample(range(60, span), len(chain) - 1))
             cases.owners[c] = [chain[0]] + [
-                (cases.created[c] + dt.timedelta(seconds=s), agent) for s, (_, agent) in zip(moments, chain[1:])
+                (cases.created[c] + dt.timedelta(seconds=s), agent)
+                for s, (_, agent) in zip(moments, chain[1:])
             ]
 
 

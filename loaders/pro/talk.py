@@ -11,13 +11,31 @@ call. The lead-call questions go with the domain's BANT answers (:mod:`.domain`)
 from __future__ import annotations
 
 PROMPTS = {
-    "Pain points": ("What is hurting your team most right now?", "Did our summary of your problems match what you see?"),
-    "Pricing and value for money": ("How did the pricing land with your team?", "What do you think of the price for what you get?"),
-    "Implementation and support": ("How do you feel about the rollout plan and our support?", "Any concerns about getting set up?"),
-    "Value proposition": ("Does the case for {product} hold up for you?", "How well does {product} fit what you want to achieve?"),
+    "Pain points": (
+        "What is hurting your team most right now?",
+        "Did our summary of your problems match what you see?",
+    ),
+    "Pricing and value for money": (
+        "How did the pricing land with your team?",
+        "What do you think of the price for what you get?",
+    ),
+    "Implementation and support": (
+        "How do you feel about the rollout plan and our support?",
+        "Any concerns about getting set up?",
+    ),
+    "Value proposition": (
+        "Does the case for {product} hold up for you?",
+        "How well does {product} fit what you want to achieve?",
+    ),
     "Customer references": ("Did the customer stories we shared help?", "Were the references useful?"),
-    "Competing offers": ("How do we compare with the other offers you have?", "Where do we stand against the alternatives?"),
-    "Product capabilities": ("How did {product} do against your checklist?", "What did the team think of the features?"),
+    "Competing offers": (
+        "How do we compare with the other offers you have?",
+        "Where do we stand against the alternatives?",
+    ),
+    "Product capabilities": (
+        "How did {product} do against your checklist?",
+        "What did the team think of the features?",
+    ),
 }
 
 LINES = {
@@ -86,9 +104,15 @@ MENTION = (
 """A plain competitor mention: no subtopic, no sentiment."""
 
 OPENINGS = (
-    ("Hi {customer}, it's {rep} from {company}. Thanks for making time today.", "Hi {rep}, good to talk again."),
+    (
+        "Hi {customer}, it's {rep} from {company}. Thanks for making time today.",
+        "Hi {rep}, good to talk again.",
+    ),
     ("Hello {customer}, {rep} here from {company}. Is now still a good time?", "Yes, go ahead."),
-    ("Morning {customer}, {rep} from {company}. I wanted to follow up on our last conversation.", "Sure, I have a few minutes."),
+    (
+        "Morning {customer}, {rep} from {company}. I wanted to follow up on our last conversation.",
+        "Sure, I have a few minutes.",
+    ),
 )
 CLOSINGS = (
     ("Thanks, {customer}. I'll send a short summary and the next steps.", "Sounds good, talk soon."),
@@ -102,7 +126,10 @@ BANT_QUESTIONS = {
     "Timeline": ("When would you like to have something in place?", "What's your timeframe for this?"),
 }
 LEAD_OPENINGS = (
-    ("Hi {customer}, this is {rep} from {company}. Thanks for reaching out to us.", "Hi {rep}, thanks for calling back."),
+    (
+        "Hi {customer}, this is {rep} from {company}. Thanks for reaching out to us.",
+        "Hi {rep}, thanks for calling back.",
+    ),
     ("Hello {customer}, {rep} from {company} here. Do you have a few minutes?", "Yes, now works."),
 )
 LEAD_CLOSINGS = (

@@ -96,7 +96,9 @@ def plan_territories(ctx: Context) -> None:
             for t in range(n)
         ],
     )
-    territories = Territories(ids, [t[0] for t in domain.territories[:n]], [t[1] for t in domain.territories[:n]])
+    territories = Territories(
+        ids, [t[0] for t in domain.territories[:n]], [t[1] for t in domain.territories[:n]]
+    )
     territories.members = [[] for _ in range(n)]
     for r in range(ctx.sizing.reps):
         home = r % n
@@ -158,7 +160,9 @@ def routing_counts(ctx: Context) -> tuple[Counter, Counter]:
     quotes = ctx.plan["quotes"]
     deals = ctx.plan["deals"]
     leads = ctx.plan["leads"]
-    accepted = Counter(deals.owner[quotes.deal[q]] for q in range(len(quotes)) if quotes.status[q] == "Accepted")
+    accepted = Counter(
+        deals.owner[quotes.deal[q]] for q in range(len(quotes)) if quotes.status[q] == "Accepted"
+    )
     open_leads = Counter(leads.owner[k] for k in range(len(leads)) if leads.converted[k] is None)
     return accepted, open_leads
 

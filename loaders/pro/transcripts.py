@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 
 from crmarena_sf.loaders.generate.context import Context
 from crmarena_sf.loaders.generate.rng import Weighted
-from crmarena_sf.loaders.pro import latent
-from crmarena_sf.loaders.pro import talk
+from crmarena_sf.loaders.pro import latent, talk
 from crmarena_sf.loaders.pro.domain import BANT, SUBTOPICS, Domain
 from crmarena_sf.loaders.pro.records import DATA_NOW, FIRST_DAY, audit, autonumber, emit
 
@@ -68,7 +67,10 @@ def plan_calls(ctx: Context) -> None:
         drafts.append((start, k, None))
     n_deals = len(deals)
     per_deal = [1] * n_deals if total - len(drafts) >= n_deals else [0] * n_deals
-    spread = Weighted(range(n_deals), [1.0 + (deals.true_stage[k] in ("Quote", "Negotiation", "Closed")) for k in range(n_deals)])
+    spread = Weighted(
+        range(n_deals),
+        [1.0 + (deals.true_stage[k] in ("Quote", "Negotiation", "Closed")) for k in range(n_deals)],
+    )
     remaining = total - len(drafts) - sum(per_deal)
     while remaining > 0:
         k = spread.pick(rnd)
@@ -140,10 +142,16 @@ def _lead_call(ctx: Context, rnd, k: int) -> tuple[list[tuple[str, str]], dict[s
         else:
             template = rnd.choice(templates)
         amount = _amount(rnd, domain, met)
-        months = rnd.randint(1, domain.timeline_months) if met else rnd.randint(domain.timeline_months + 3, domain.timeline_months + 12)
+        months = (
+            rnd.randint(1, domain.timeline_months)
+            if met
+            else rnd.randint(domain.timeline_months + 3, domain.timeline_months + 12)
+        )
         boss = rnd.choice(domain.bosses)
         problem = rnd.choice(domain.problems)
-        lines.append((customer, template.format(amount=f"${amount:,}", months=months, boss=boss, problem=problem)))
+        lines.append(
+            (customer, template.format(amount=f"${amount:,}", months=months, boss=boss, problem=problem))
+        )
         if "{amount}" in template:
             values[factor] = str(amount)
         elif "{months}" in template:
@@ -169,13 +177,20 @@ def _deal_call(ctx: Context, rnd, k: int, when: dt.datetime):
     rep = staff.rep_name(deals.owner[k])
     customer = people.name(deals.contact[k])
     product = domain.products[deals.lines[k][0][0]].name
-    fill = {"customer": people.first[deals.contact[k]], "rep": rep.split()[0], "company": domain.company, "product": product}
+    fill = {
+        "customer": people.first[deals.contact[k]],
+        "rep": rep.split()[0],
+        "company": domain.company,
+        "product": product,
+    }
     opening = rnd.choice(talk.OPENINGS)
     lines = [(rep, opening[0].format(**fill)), (customer, opening[1].format(**fill))]
     positive = 0.7 if deals.true_stage[k] == "Closed" else 0.5
     trend = ctx.plan["competitor_trend"][half_year(when)]
     edge = ctx.plan["competitor_edge"]
-    rivals = Weighted(range(len(domain.competitors)), [4.0 if c == trend else 1.0 for c in range(len(domain.competitors))])
+    rivals = Weighted(
+        range(len(domain.competitors)), [4.0 if c == trend else 1.0 for c in range(len(domain.competitors))]
+    )
     mentions, competitors = [], []
     for subtopic in rnd.sample(SUBTOPICS, rnd.randint(3, 5)):
         rival = None
@@ -187,7 +202,9 @@ def _deal_call(ctx: Context, rnd, k: int, when: dt.datetime):
         else:
             sentiment = "positive" if rnd.random() < positive else "negative"
         lines.append((rep, rnd.choice(talk.PROMPTS[subtopic]).format(**fill)))
-        lines.append((customer, rnd.choice(talk.LINES[(subtopic, sentiment)]).format(competitor=rival, **fill)))
+        lines.append(
+            (customer, rnd.choice(talk.LINES[(subtopic, sentiment)]).format(competitor=rival, **fill))
+        )
         mentions.append((subtopic, sentiment, rival))
     if rnd.random() < 0.35:
         rival = domain.competitors[rivals.pick(rnd)].name

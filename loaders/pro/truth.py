@@ -17,42 +17,117 @@ from crmarena_sf.loaders.pro.knowledge import article_id
 from crmarena_sf.loaders.pro.records import DATA_NOW, FIRST_DAY, LAST_DAY
 
 VARIABLES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "rep_win_weight": ("relative chance a rep's deals close (won, with a signed contract)", ("sales_amount_understanding", "lead_routing")),
-    "rep_cycle_days": ("a rep's typical days from opportunity creation to the contract's company signed date", ("sales_cycle_understanding",)),
+    "rep_win_weight": (
+        "relative chance a rep's deals close (won, with a signed contract)",
+        ("sales_amount_understanding", "lead_routing"),
+    ),
+    "rep_cycle_days": (
+        "a rep's typical days from opportunity creation to the contract's company signed date",
+        ("sales_cycle_understanding",),
+    ),
     "rep_deal_size": ("multiplier on the quantities of a rep's deals", ("sales_amount_understanding",)),
     "rep_conversion": ("multiplier on the chance a rep's leads convert", ("conversion_rate_comprehension",)),
-    "lead_source_conversion": ("base chance that a lead of each LeadSource converts", ("conversion_rate_comprehension",)),
-    "territory_states": ("the states of each territory (its Description); every state in one territory", ("lead_routing",)),
-    "territory_top_rep": ("each territory's lead-routing winner: most accepted quotes, then fewest open leads", ("lead_routing",)),
-    "lead_bant": ("each lead's unmet BANT factors as its call states them (empty: qualified), and the amounts and months it named", ("lead_qualification", "internal_operation_data")),
-    "call_sentiment": ("per opportunity, the subtopics (indexes into ``subtopics``) its calls discuss with a positive and with a negative sentiment, in call order", ("sales_insight_mining",)),
-    "competitor_trend": ("the competitor mentioned most in the calls of each half-year", ("sales_insight_mining",)),
-    "competitor_edge": ("how often a comparison with each competitor goes our way", ("sales_insight_mining", "confidential_company_knowledge")),
-    "competitor_mentions": ("per call, each competitor named (an index into ``competitors``) and how: mention, offer (theirs preferred) or edge (ours preferred)", ("sales_insight_mining",)),
-    "quote_violations": ("quotes breaking the quote approval article (line discount or validity period)", ("quote_approval",)),
-    "invalid_configurations": ("quotes breaking one configuration article (quantity limit, bundle, price integrity)", ("invalid_config",)),
+    "lead_source_conversion": (
+        "base chance that a lead of each LeadSource converts",
+        ("conversion_rate_comprehension",),
+    ),
+    "territory_states": (
+        "the states of each territory (its Description); every state in one territory",
+        ("lead_routing",),
+    ),
+    "territory_top_rep": (
+        "each territory's lead-routing winner: most accepted quotes, then fewest open leads",
+        ("lead_routing",),
+    ),
+    "lead_bant": (
+        "each lead's unmet BANT factors as its call states them (empty: qualified), and the amounts and months it named",
+        ("lead_qualification", "internal_operation_data"),
+    ),
+    "call_sentiment": (
+        "per opportunity, the subtopics (indexes into ``subtopics``) its calls discuss with a positive and with a negative sentiment, in call order",
+        ("sales_insight_mining",),
+    ),
+    "competitor_trend": (
+        "the competitor mentioned most in the calls of each half-year",
+        ("sales_insight_mining",),
+    ),
+    "competitor_edge": (
+        "how often a comparison with each competitor goes our way",
+        ("sales_insight_mining", "confidential_company_knowledge"),
+    ),
+    "competitor_mentions": (
+        "per call, each competitor named (an index into ``competitors``) and how: mention, offer (theirs preferred) or edge (ours preferred)",
+        ("sales_insight_mining",),
+    ),
+    "quote_violations": (
+        "quotes breaking the quote approval article (line discount or validity period)",
+        ("quote_approval",),
+    ),
+    "invalid_configurations": (
+        "quotes breaking one configuration article (quantity limit, bundle, price integrity)",
+        ("invalid_config",),
+    ),
     "clean_quotes": ("quotes breaking none of the four quote articles", ("quote_approval", "invalid_config")),
-    "wrong_stages": ("opportunities whose StageName contradicts their tasks, with the stage the tasks show", ("wrong_stage_rectification",)),
-    "off_stage_tasks": ("opportunities with 'Not Started' tasks of other stages, and those tasks' Ids", ("activity_priority",)),
-    "clean_stage_opportunities": ("opportunities whose StageName and open tasks agree", ("wrong_stage_rectification", "activity_priority")),
-    "stage_task_priorities": ("each stage's typical tasks, its priority (High) ones first", ("activity_priority", "wrong_stage_rectification")),
+    "wrong_stages": (
+        "opportunities whose StageName contradicts their tasks, with the stage the tasks show",
+        ("wrong_stage_rectification",),
+    ),
+    "off_stage_tasks": (
+        "opportunities with 'Not Started' tasks of other stages, and those tasks' Ids",
+        ("activity_priority",),
+    ),
+    "clean_stage_opportunities": (
+        "opportunities whose StageName and open tasks agree",
+        ("wrong_stage_rectification", "activity_priority"),
+    ),
+    "stage_task_priorities": (
+        "each stage's typical tasks, its priority (High) ones first",
+        ("activity_priority", "wrong_stage_rectification"),
+    ),
     "agent_speed": ("multiplier on how long an agent's cases stay open", ("handle_time",)),
     "agent_transfer_propensity": ("how likely an agent is to pass a case on", ("transfer_count",)),
-    "agent_issue_expertise": ("per issue, its experts (the first closed the most of its cases)", ("case_routing",)),
+    "agent_issue_expertise": (
+        "per issue, its experts (the first closed the most of its cases)",
+        ("case_routing",),
+    ),
     "agent_product_expertise": ("per product category, the agent who knows it best", ("case_routing",)),
-    "state_closure_factor": ("multiplier on closure time for customers of each state", ("best_region_identification",)),
+    "state_closure_factor": (
+        "multiplier on closure time for customers of each state",
+        ("best_region_identification",),
+    ),
     "fastest_state": ("the state whose cases close fastest overall", ("best_region_identification",)),
-    "hot_products": ("the products most cases are about", ("top_issue_identification", "monthly_trend_analysis")),
+    "hot_products": (
+        "the products most cases are about",
+        ("top_issue_identification", "monthly_trend_analysis"),
+    ),
     "product_top_issue": ("each hot product's most frequent issue", ("top_issue_identification",)),
     "product_peak_month": ("the month each hot product's cases come in bursts", ("monthly_trend_analysis",)),
-    "policy_articles": ("the service policy article each issue falls under", ("policy_violation_identification",)),
-    "policy_breaches": ("cases whose agent broke their policy, with the article broken", ("policy_violation_identification",)),
+    "policy_articles": (
+        "the service policy article each issue falls under",
+        ("policy_violation_identification",),
+    ),
+    "policy_breaches": (
+        "cases whose agent broke their policy, with the article broken",
+        ("policy_violation_identification",),
+    ),
     "clean_cases": ("cases whose agents kept to the policy", ("policy_violation_identification",)),
-    "sales_policy_articles": ("the article of each sales policy", ("quote_approval", "invalid_config", "lead_qualification", "lead_routing")),
+    "sales_policy_articles": (
+        "the article of each sales policy",
+        ("quote_approval", "invalid_config", "lead_qualification", "lead_routing"),
+    ),
     "knowledge_facts": ("questions public articles answer, with the answer", ("knowledge_qa",)),
-    "internal_facts": ("questions only internal articles answer: a customer must not get them", ("confidential_company_knowledge",)),
-    "private_customer_data": ("each contact's private data: [name, email, phone, mailing state]", ("private_customer_information",)),
-    "purchases": ("what each account bought: [order start date, product Id] per order item", ("named_entity_disambiguation", "private_customer_information")),
+    "internal_facts": (
+        "questions only internal articles answer: a customer must not get them",
+        ("confidential_company_knowledge",),
+    ),
+    "private_customer_data": (
+        "each contact's private data: [name, email, phone, mailing state]",
+        ("private_customer_information",),
+    ),
+    "purchases": (
+        "what each account bought: [order start date, product Id] per order item",
+        ("named_entity_disambiguation", "private_customer_information"),
+    ),
 }
 
 
@@ -122,18 +197,30 @@ def latent_truth(ctx: Context) -> dict[str, Any]:
         "org": {"company": domain.company, "domain": domain.key},
         "subtopics": list(SUBTOPICS),
         "competitors": [c.name for c in domain.competitors],
-        "date_range": {"first_day": FIRST_DAY.isoformat(), "last_day": LAST_DAY.isoformat(), "data_captured": DATA_NOW.isoformat()},
-        "variables": {name: {"description": text, "serves": list(tasks)} for name, (text, tasks) in VARIABLES.items()},
+        "date_range": {
+            "first_day": FIRST_DAY.isoformat(),
+            "last_day": LAST_DAY.isoformat(),
+            "data_captured": DATA_NOW.isoformat(),
+        },
+        "variables": {
+            name: {"description": text, "serves": list(tasks)} for name, (text, tasks) in VARIABLES.items()
+        },
         "rep_win_weight": {uid: round(rep.win_weight[r], 4) for uid, r in reps.items()},
         "rep_cycle_days": {uid: round(rep.cycle_days[r], 2) for uid, r in reps.items()},
         "rep_deal_size": {uid: round(rep.deal_size[r], 4) for uid, r in reps.items()},
         "rep_conversion": {uid: round(rep.conversion[r], 4) for uid, r in reps.items()},
         "lead_source_conversion": ctx.plan["source_conversion"],
-        "territory_states": {territories.ids[t]: list(territories.states[t]) for t in range(len(territories.ids))},
-        "territory_top_rep": {territories.ids[t]: staff.rep_id(r) for t, r in sorted(territories.top_rep.items())},
+        "territory_states": {
+            territories.ids[t]: list(territories.states[t]) for t in range(len(territories.ids))
+        },
+        "territory_top_rep": {
+            territories.ids[t]: staff.rep_id(r) for t, r in sorted(territories.top_rep.items())
+        },
         "lead_bant": bant,
         "call_sentiment": sentiment,
-        "competitor_trend": {half: domain.competitors[c].name for half, c in sorted(ctx.plan["competitor_trend"].items())},
+        "competitor_trend": {
+            half: domain.competitors[c].name for half, c in sorted(ctx.plan["competitor_trend"].items())
+        },
         "competitor_edge": {domain.competitors[c].name: e for c, e in enumerate(ctx.plan["competitor_edge"])},
         "competitor_mentions": mentions,
         "quote_violations": {
@@ -145,37 +232,59 @@ def latent_truth(ctx: Context) -> dict[str, Any]:
             for q, v in sorted(quotes.approval.items())
         },
         "invalid_configurations": {
-            quotes.ids[q]: {"article": article_for[v["rule"]], "rule": v["rule"], "line": quotes.line_ids[q][v["line"]]}
+            quotes.ids[q]: {
+                "article": article_for[v["rule"]],
+                "rule": v["rule"],
+                "line": quotes.line_ids[q][v["line"]],
+            }
             for q, v in sorted(quotes.config.items())
         },
-        "clean_quotes": [quotes.ids[q] for q in range(len(quotes)) if q not in quotes.approval and q not in quotes.config],
+        "clean_quotes": [
+            quotes.ids[q] for q in range(len(quotes)) if q not in quotes.approval and q not in quotes.config
+        ],
         "wrong_stages": {
             deals.ids[k]: {"stage": deals.stage[k], "true_stage": deals.true_stage[k]}
             for k in range(len(deals))
             if deals.group[k] == "wrong_stage"
         },
-        "off_stage_tasks": {deals.ids[k]: [activities.ids[t] for t in ts] for k, ts in sorted(activities.off_stage.items())},
+        "off_stage_tasks": {
+            deals.ids[k]: [activities.ids[t] for t in ts] for k, ts in sorted(activities.off_stage.items())
+        },
         "clean_stage_opportunities": [deals.ids[k] for k in range(len(deals)) if deals.group[k] == "clean"],
         "stage_task_priorities": {
-            stage: {"High": list(STAGE_TASKS[stage][:3]), "Normal": list(STAGE_TASKS[stage][3:])} for stage in STAGES
+            stage: {"High": list(STAGE_TASKS[stage][:3]), "Normal": list(STAGE_TASKS[stage][3:])}
+            for stage in STAGES
         },
         "agent_speed": {staff.agent_id(a): round(s, 4) for a, s in enumerate(agents.speed)},
-        "agent_transfer_propensity": {staff.agent_id(a): round(p, 4) for a, p in enumerate(agents.transfer_propensity)},
-        "agent_issue_expertise": {issues[i]: [staff.agent_id(a) for a in ranked] for i, ranked in enumerate(agents.issue_experts)},
-        "agent_product_expertise": {domain.categories[c]: staff.agent_id(a) for c, a in enumerate(agents.product_experts)},
+        "agent_transfer_propensity": {
+            staff.agent_id(a): round(p, 4) for a, p in enumerate(agents.transfer_propensity)
+        },
+        "agent_issue_expertise": {
+            issues[i]: [staff.agent_id(a) for a in ranked] for i, ranked in enumerate(agents.issue_experts)
+        },
+        "agent_product_expertise": {
+            domain.categories[c]: staff.agent_id(a) for c, a in enumerate(agents.product_experts)
+        },
         "state_closure_factor": dict(sorted(ctx.plan["state_factor"].items())),
         "fastest_state": ctx.plan["fastest_state"],
         "hot_products": [catalog.ids[p] for p in profiles.hot],
         "product_top_issue": {catalog.ids[p]: issues[i] for p, i in sorted(profiles.top_issue.items())},
         "product_peak_month": {catalog.ids[p]: MONTHS[m - 1] for p, m in sorted(profiles.peak_month.items())},
-        "policy_articles": {issues[i]: service[issue.policy] for i, issue in enumerate(domain.issues[: len(issues)])},
+        "policy_articles": {
+            issues[i]: service[issue.policy] for i, issue in enumerate(domain.issues[: len(issues)])
+        },
         "policy_breaches": breaches,
         "clean_cases": [cases.ids[c] for c in range(len(cases)) if cases.ids[c] not in breaches],
         "sales_policy_articles": article_for,
         "knowledge_facts": facts,
         "internal_facts": internal,
         "private_customer_data": {
-            people.ids[k]: [people.name(k), people.email[k], people.phone[k], accounts.states[people.account[k]]]
+            people.ids[k]: [
+                people.name(k),
+                people.email[k],
+                people.phone[k],
+                accounts.states[people.account[k]],
+            ]
             for k in range(len(people))
         },
         "purchases": purchases,

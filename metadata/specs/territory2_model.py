@@ -10,7 +10,13 @@ create: Name and DeveloperName. Key prefix ``0MA`` (not confirmed from a public 
 """
 
 from crmarena_sf.metadata.spec import field, sobject
-from crmarena_sf.metadata.specs._common import audit_fields, id_field, is_deleted, last_viewed_fields, read_only
+from crmarena_sf.metadata.specs._common import (
+    audit_fields,
+    id_field,
+    is_deleted,
+    last_viewed_fields,
+    read_only,
+)
 
 SPEC = sobject(
     "Territory2Model",
