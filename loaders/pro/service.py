@@ -123,9 +123,7 @@ def plan_cases(ctx: Context) -> None:
                 issue = profiles.top_issue[p] if rnd.random() < 0.75 else rnd.randrange(n_issues)
                 _, k, i = rnd.choice(owned)
                 drafts.append([p, (k, i), when, issue])
-    popularity = Weighted(
-        sorted(bought), [len(bought[p]) * (0.3 if p in profiles.hot else 1.0) for p in sorted(bought)]
-    )
+    popularity = Weighted(sorted(bought), [len(bought[p]) for p in sorted(bought)])
     while len(drafts) < n:
         p = popularity.pick(rnd)
         when_bought, k, i = rnd.choice(bought[p])

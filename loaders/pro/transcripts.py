@@ -23,7 +23,7 @@ from crmarena_sf.loaders.generate.context import Context
 from crmarena_sf.loaders.generate.rng import Weighted
 from crmarena_sf.loaders.pro import latent, talk
 from crmarena_sf.loaders.pro.domain import BANT, SUBTOPICS, Domain
-from crmarena_sf.loaders.pro.records import DATA_NOW, FIRST_DAY, audit, autonumber, emit
+from crmarena_sf.loaders.pro.records import DATA_NOW, audit, autonumber, emit
 
 LINE_GAP = (20, 150)
 """Seconds between two lines of a call."""
@@ -85,12 +85,15 @@ def plan_calls(ctx: Context) -> None:
     drafts.sort(key=lambda d: (d[0], d[1] if d[1] is not None else -1, d[2] if d[2] is not None else -1))
     calls = Calls()
     for start, lead, deal in drafts:
+        if lead is not None:
+            low = leads.created[lead] + dt.timedelta(minutes=10)
+            high = (leads.converted[lead] or DATA_NOW) - dt.timedelta(hours=2)
+        else:
+            low = deals.created[deal] + dt.timedelta(minutes=10)
+            high = (deals.signed[deal] or DATA_NOW) - dt.timedelta(hours=3)
+        working = start.replace(hour=rnd.randint(9, 17)) if start.hour < 8 or start.hour > 18 else start
+        start = working if low <= working <= high else min(max(start, low), high)
         start = start.replace(microsecond=0)
-        if start.hour < 8 or start.hour > 18:
-            start = start.replace(hour=rnd.randint(9, 17))
-        if deal is not None and deals.signed[deal]:
-            start = min(start, deals.signed[deal] - dt.timedelta(hours=3))
-        start = max(start, FIRST_DAY)
         calls.lead.append(lead)
         calls.deal.append(deal)
         calls.start.append(start)
