@@ -290,7 +290,7 @@ def _quantity(rnd, product, size: float) -> int:
     if product.max_quantity == 1:
         return 1
     if product.kind == "unit":
-        return max(1, min(product.max_quantity, round(rnd.uniform(1, 3))))
+        return max(1, min(product.max_quantity, round(rnd.uniform(1, 2.5) * size)))
     quantity = round(math.exp(rnd.gauss(math.log(6), 0.6)) * size)
     return max(1, min(product.max_quantity, quantity))
 

@@ -12,7 +12,6 @@ dataset directory appears; the same profile, scale and seed give a byte-identica
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from pathlib import Path
 
 from crmarena_sf.loaders.dataset import DatasetError, DatasetWriter
@@ -80,15 +79,9 @@ def _setup(ctx: Context) -> None:
 
 
 def _states(ctx: Context) -> None:
-    """Closure-speed factors per state; the planted fastest state has enough customers to show it."""
-    accounts = ctx.plan["accounts"]
-    counts = Counter(accounts.states)
-    states = sorted(counts)
-    candidates = [s for s in states if counts[s] >= 3] or states
-    factor, _ = latent.draw_state_factors(ctx.rng("pro-states"), states)
-    fastest = ctx.rng("pro-fastest-state").choice(candidates)
-    factor = {s: (0.45 if s == fastest else (f if f != 0.45 else 0.8)) for s, f in factor.items()}
-    ctx.plan["state_factor"], ctx.plan["fastest_state"] = factor, fastest
+    """Closure-speed factors per state (the planted fastest state is chosen with the cases, :mod:`.service`)."""
+    states = sorted(set(ctx.plan["accounts"].states))
+    ctx.plan["state_factor"] = latent.draw_state_factors(ctx.rng("pro-states"), states)
 
 
 def _tasks(ctx: Context) -> None:

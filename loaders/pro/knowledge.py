@@ -248,7 +248,7 @@ def internal_articles(domain: Domain) -> list[Article]:
             [
                 (
                     "What happens if competing offers are presented late?",
-                    "They are not matched once a quote was accepted",
+                    "is not matched",
                 )
             ],
         )
@@ -261,7 +261,7 @@ def internal_articles(domain: Domain) -> list[Article]:
             "How far reps go before asking for help.",
             f"Internal only. Reps open negotiations at no more than {floor:g}% discount and escalate above it.",
             False,
-            [("What discount do reps open negotiations with?", f"at most {floor:g}%")],
+            [("What discount do reps open negotiations with?", f"{floor:g}% discount")],
         )
     )
     return out
@@ -280,7 +280,7 @@ def faq_articles(domain: Domain, wanted: int) -> list[Article]:
                 f"The {p.name} is our {p.family}. It offers {p.features[0]} and {p.features[1]}.",
                 True,
                 [
-                    (f"What kind of product is the {p.name}?", f"a {p.family}"),
+                    (f"What kind of product is the {p.name}?", p.family),
                     (f"What does the {p.name} offer?", f"{p.features[0]} and {p.features[1]}"),
                 ],
             )

@@ -98,12 +98,13 @@ def draw_agent_traits(rnd: random.Random, n_agents: int, n_issues: int, n_catego
     )
 
 
-def draw_state_factors(rnd: random.Random, states: list[str]) -> tuple[dict[str, float], str]:
-    """Closure-time multiplier per state, and the planted fastest state."""
-    factor = {s: round(rnd.uniform(0.8, 1.4), 4) for s in states}
-    fastest = rnd.choice(sorted(states))
-    factor[fastest] = 0.45
-    return factor, fastest
+FASTEST_FACTOR = 0.45
+"""The planted fastest state's closure-time multiplier (:mod:`.service` chooses the state)."""
+
+
+def draw_state_factors(rnd: random.Random, states: list[str]) -> dict[str, float]:
+    """Closure-time multiplier per state, 0.8 to 1.4."""
+    return {s: round(rnd.uniform(0.8, 1.4), 4) for s in states}
 
 
 @dataclass

@@ -154,6 +154,7 @@ def plan_cases(ctx: Context) -> None:
     cases.ids = [ctx.record_id("Case", c + 1) for c in range(len(cases))]
     _statuses(ctx, rnd, cases)
     _owners(ctx, rnd, cases)
+    _plant_fastest_state(ctx, cases)
     _durations(ctx, rnd, cases)
     n_chats = min(ctx.count("LiveChatTranscript"), len(cases))
     chats = set(rnd.sample(range(len(cases)), n_chats))
@@ -261,10 +262,40 @@ def _owners(ctx: Context, rnd, cases: Cases) -> None:
             if rival is None or counts[best] > counts[rival]:
                 break
             c = next((c for c in closed if chains[c][-1] == rival and best not in chains[c][:-1]), None)
-            if c is None:
+            if c is not None:
+                chains[c][-1] = best
+                continue
+            # No case of the rival can go to the expert: close one of the issue's open cases
+            # under the expert instead, and reopen one of the rival's (the closed count stays).
+            reopen = next((c for c in closed if chains[c][-1] == rival), None)
+            close = next(
+                (
+                    c
+                    for c in range(len(cases))
+                    if cases.issue[c] == issue and cases.status[c] != "Closed" and best not in chains[c][:-1]
+                ),
+                None,
+            )
+            if reopen is None or close is None:
                 break
-            chains[c][-1] = best
+            chains[close][-1] = best
+            cases.status[close], cases.status[reopen] = "Closed", "Working"
+            closed = [c for c in closed if c != reopen] + [close]
     cases.owners = [[(cases.created[c], a) for a in chain] for c, chain in enumerate(chains)]
+
+
+def _plant_fastest_state(ctx: Context, cases: Cases) -> None:
+    """The fastest state is one whose customers have at least two closed cases, so it shows."""
+    accounts = ctx.plan["accounts"]
+    closed = Counter(
+        accounts.states[cases.account[c]] for c in range(len(cases)) if cases.status[c] == "Closed"
+    )
+    candidates = (
+        sorted(s for s, n in closed.items() if n >= 2) or sorted(closed) or sorted(set(accounts.states))
+    )
+    fastest = ctx.rng("pro-fastest-state").choice(candidates)
+    factor = {s: (f if s != fastest else latent.FASTEST_FACTOR) for s, f in ctx.plan["state_factor"].items()}
+    ctx.plan["state_factor"], ctx.plan["fastest_state"] = factor, fastest
 
 
 def _durations(ctx: Context, rnd, cases: Cases) -> None:
@@ -280,7 +311,9 @@ def _durations(ctx: Context, rnd, cases: Cases) -> None:
         h *= {2: 0.6, 1: 0.8}.get(traits.issue_expertise(owner, cases.issue[c]), 1.0)
         h *= factor[accounts.states[cases.account[c]]]
         h *= latent.lognormal_noise(rnd, 0.35) * (1.3 if len(cases.owners[c]) > 1 else 1.0)
-        hours.append(max(h, 2.0))
+        # A case closes before the data was captured: its hours are what the records will show.
+        room = (DATA_NOW - dt.timedelta(hours=1) - cases.created[c]).total_seconds() / 3600
+        hours.append(min(max(h, 2.0), room))
     for _ in range(60):
         total, count = defaultdict(float), Counter()
         for c in range(len(cases)):

@@ -78,7 +78,7 @@ def plan_calls(ctx: Context) -> None:
             per_deal[k] += 1
             remaining -= 1
     for k in range(n_deals):
-        begin, end = deals.created[k], deals.last_activity[k]
+        begin, end = deals.created[k], deals.last_activity[k] - dt.timedelta(hours=3)
         span = max(int((end - begin).total_seconds()), 7200 * per_deal[k])
         for s in sorted(rnd.sample(range(600, span), per_deal[k])):
             drafts.append((begin + dt.timedelta(seconds=s), None, k))
