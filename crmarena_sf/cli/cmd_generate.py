@@ -33,7 +33,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="the CRMArena org's size (full, dev-org, tiny) or a CRMArena-Pro org (b2b, b2c); default: full",
     )
     parser.add_argument(
-        "--scale", type=positive_int, default=1, metavar="N", help="multiply the profile's row counts"
+        "--scale",
+        type=_scale,
+        default=1,
+        metavar="N",
+        help="multiply the profile's row counts (b2b and b2c also take a fraction below 1: 0.1 is a tenth)",
     )
     parser.add_argument(
         "--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default: 0)"
@@ -46,6 +50,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
+
+
+def _scale(text: str) -> int | float:
+    """A whole number from 1 (as every command's counts), or a fraction below 1 (the CRMArena-Pro profiles check it)."""
+    try:
+        int(text)
+    except ValueError:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if 0 < value < 1:
+            return value
+        raise argparse.ArgumentTypeError(f"must be 1 or more, or a fraction below 1, not {text}") from None
+    return positive_int(text)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -533,6 +533,9 @@ def undelete(org: Org, object_name: str, record_id: str) -> None:
 
 def _soft_delete(org: Org, obj: SObject, record_ids: list[str], deleted: bool) -> None:
     if obj.field("IsDeleted") is None:
+        if deleted and obj.deletable and not getattr(obj, "undeletable", True):
+            _hard_delete(org, obj, record_ids)
+            return
         raise SalesforceError("INSUFFICIENT_ACCESS_OR_READONLY", "insufficient access rights on object id")
     now = org.clock.now()
     org.before_write(obj.name)
@@ -570,3 +573,24 @@ def _soft_delete(org: Org, obj: SObject, record_ids: list[str], deleted: bool) -
         ).fetchall()
         if rows:
             _soft_delete(org, child, [r[0] for r in rows], deleted)
+
+
+def _hard_delete(org: Org, obj: SObject, record_ids: list[str]) -> None:
+    """Delete records of an object without a recycle bin (no IsDeleted, no undelete(): Object
+    Reference, Territory2 and UserTerritory2Association "Supported Calls"): they are gone at once,
+    and so are the children that cascade with them."""
+    for rel in obj.childRelationships:
+        child = org.schema.get(rel.childSObject)
+        if not rel.cascadeDelete or child is None or child.field(rel.field) is None:
+            continue
+        rows = org.con.execute(
+            f'SELECT "Id" FROM {quote(child.name)} WHERE {quote(rel.field)} IN (SELECT unnest(?::VARCHAR[]))',
+            [record_ids],
+        ).fetchall()
+        if rows:
+            _soft_delete(org, child, [r[0] for r in rows], True)
+    org.before_write(obj.name)
+    org.con.execute(
+        f'DELETE FROM {quote(obj.name)} WHERE "Id" IN (SELECT unnest(?::VARCHAR[]))', [record_ids]
+    )
+    org.notify(obj.name, record_ids, "delete")

@@ -165,7 +165,7 @@ def _stages(ctx: Context, rnd, deals: Deals, traits: latent.RepTraits) -> None:
             deals.last_activity.append(DATA_NOW - dt.timedelta(days=1))
     deals.stage = list(deals.true_stage)
     deals.group = ["clean"] * n
-    planted = min(PLANTED_PER_SCALE * ctx.sizing.scale, n // 5)
+    planted = min(round(PLANTED_PER_SCALE * ctx.sizing.scale), n // 5)
     by_stage = {s: [k for k in range(n) if deals.true_stage[k] == s] for s in STAGES}
     for s in by_stage.values():
         rnd.shuffle(s)

@@ -148,7 +148,7 @@ def generate_pro(
         raise ValueError(f"seed must be a whole number >= 0, not {seed!r}")
     schema = schema or load_schema(SCHEMA_PROFILE)
     with (
-        DatasetWriter(out, schema, on_disk=scale > 1) as writer,
+        DatasetWriter(out, schema, on_disk=sizing.scale > 1) as writer,
         progress_bar(len(STEPS) + 2, f"generating {profile}", enabled=progress) as bar,
     ):
         ctx = ProContext(seed, sizing, writer, schema)
@@ -171,7 +171,7 @@ def generate_pro(
             "generator_fingerprint": pro_fingerprint(),
             "profile": profile,
             "schema": SCHEMA_PROFILE,
-            "scale": scale,
+            "scale": sizing.scale,
             "seed": seed,
             "latent": truth.latent_truth(ctx),
         }

@@ -13,7 +13,9 @@ Creation' and one first 'Owner Assignment' row per case, plus one row per transf
 (B2B: 393 = 2 x 153 + 87). The split between them is this project's choice.
 
 ``--scale N`` multiplies every count except reference data a bigger company would not multiply
-(the catalog, issues, territories, articles, price books).
+(the catalog, issues, territories, articles, price books). A fraction below 1 shrinks the org
+the same way (``--scale 0.1`` is about a tenth: small enough for a Developer Edition org's
+5 MB of data storage, and for rehearsing a push in a test).
 """
 
 from __future__ import annotations
@@ -112,7 +114,7 @@ class ProSizing:
     """Resolved row counts of one Pro generation run (the interface the generation context reads)."""
 
     profile: str
-    scale: int
+    scale: float
     counts: dict[str, int]
     closed_cases: int
     transfers: int
@@ -124,17 +126,29 @@ class ProSizing:
         return max(self.counts.get(object_name, 0) - SEEDED.get(object_name, 0), 0)
 
 
-def resolve(profile: str, scale: int = 1) -> ProSizing:
+MIN_SCALE = 0.05
+"""The smallest fraction: below it an org has too few reps, agents and cases to plant anything."""
+
+
+def resolve(profile: str, scale: float = 1) -> ProSizing:
     """The row counts of ``profile`` (``b2b`` or ``b2c``) multiplied by ``scale``; ValueError otherwise."""
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; expected one of {', '.join(PROFILES)}")
-    if not isinstance(scale, int) or isinstance(scale, bool) or scale < 1:
-        raise ValueError(f"scale must be a whole number >= 1, not {scale!r}")
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not MIN_SCALE <= scale < 1e6:
+        raise ValueError(f"scale must be a number from {MIN_SCALE} up, not {scale!r}")
+    if scale >= 1 and scale != int(scale):
+        raise ValueError(f"scale must be a whole number, or a fraction below 1, not {scale!r}")
+
+    def scaled(n: int) -> int:
+        return max(1, round(n * scale))
+
     base = PROFILES[profile]
-    counts = {name: n if name in NOT_SCALED else n * scale for name, n in base.items()}
-    counts["User"] = (base["User"] - 1) * scale + 1
-    closed = CLOSED_CASES[profile] * scale
-    transfers = counts["CaseHistory__c"] - 2 * counts["Case"] - closed
-    reps = counts["UserTerritory2Association"] // TERRITORIES_PER_REP
-    agents = SERVICE_AGENTS[profile] * scale
-    return ProSizing(profile, scale, counts, closed, transfers, reps, agents)
+    counts = {name: n if name in NOT_SCALED else scaled(n) for name, n in base.items()}
+    counts["User"] = scaled(base["User"] - 1) + 1
+    closed = min(scaled(CLOSED_CASES[profile]), counts["Case"])
+    transfers = max(counts["CaseHistory__c"] - 2 * counts["Case"] - closed, 0)
+    counts["CaseHistory__c"] = 2 * counts["Case"] + closed + transfers
+    reps = max(counts["UserTerritory2Association"] // TERRITORIES_PER_REP, 2)
+    counts["UserTerritory2Association"] = reps * TERRITORIES_PER_REP
+    agents = max(scaled(SERVICE_AGENTS[profile]), 2)
+    return ProSizing(profile, int(scale) if scale >= 1 else scale, counts, closed, transfers, reps, agents)

@@ -193,7 +193,7 @@ def _plant(ctx: Context, rnd, quotes: Quotes, domain: Domain, catalog: Catalog) 
     rnd.shuffle(order)
     taken: set[int] = set()
     for rule in CONFIG_RULES:
-        want = CONFIG_PER_RULE * scale
+        want = max(1, round(CONFIG_PER_RULE * scale))
         for q in order:
             if want == 0:
                 break
@@ -204,7 +204,7 @@ def _plant(ctx: Context, rnd, quotes: Quotes, domain: Domain, catalog: Catalog) 
                 quotes.config[q] = {"rule": rule, "line": line}
                 taken.add(q)
                 want -= 1
-    want = APPROVAL_PER_SCALE * scale
+    want = max(1, round(APPROVAL_PER_SCALE * scale))
     for q in order:
         if want == 0:
             break

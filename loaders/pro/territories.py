@@ -73,7 +73,6 @@ def plan_territories(ctx: Context) -> None:
     )
     n = min(ctx.count("Territory2"), len(domain.territories))
     ids = [ctx.record_id("Territory2", t + 1) for t in range(n)]
-    admin = audit(ctx, created)
     emit(
         ctx,
         "Territory2",
@@ -89,9 +88,6 @@ def plan_territories(ctx: Context) -> None:
                 "CaseAccessLevel": "Read Only",
                 "ContactAccessLevel": "Read Only",
                 "DeveloperName": domain.territories[t][0].replace(" ", "_").replace("-", "_"),
-                "LastModifiedDate": admin["LastModifiedDate"],
-                "LastModifiedById": admin["LastModifiedById"],
-                "SystemModstamp": admin["SystemModstamp"],
             }
             for t in range(n)
         ],
@@ -170,7 +166,8 @@ def routing_counts(ctx: Context) -> tuple[Counter, Counter]:
 def _write_associations(ctx: Context) -> None:
     territories: Territories = ctx.plan["territories"]
     staff = ctx.plan["staff"]
-    admin = audit(ctx, ORG_START + dt.timedelta(days=4))
+    # Like Territory2, an association's only audit fields are LastModified*, which no one sets:
+    # the org stamps them (a load fills them in, :mod:`crmarena_sf.loaders.fill`).
     rows = []
     for t, members in enumerate(territories.members):
         for r in sorted(members):
@@ -181,9 +178,6 @@ def _write_associations(ctx: Context) -> None:
                     "Territory2Id": territories.ids[t],
                     "IsActive": True,
                     "RoleInTerritory2": "Sales Rep",
-                    "LastModifiedDate": admin["LastModifiedDate"],
-                    "LastModifiedById": admin["LastModifiedById"],
-                    "SystemModstamp": admin["SystemModstamp"],
                 }
             )
     rows.sort(key=lambda row: (row["UserId"], row["Territory2Id"]))

@@ -61,10 +61,18 @@ def prepare(client: PushClient, dataset: Dataset, options: PushOptions) -> tuple
     """Read the org and plan the push (reads only)."""
     facts = preflight.read_org(client, dataset.objects)
     plan = make_plan(
-        dataset, facts, load_schema("crmarena"), skip=options.skip, bulk_threshold=options.bulk_threshold
+        dataset, facts, dataset_schema(dataset), skip=options.skip, bulk_threshold=options.bulk_threshold
     )
     plan.apply_present(preflight.read_present(client, plan, KEY_FIELD))
     return facts, plan
+
+
+def dataset_schema(dataset: Dataset):
+    """The metadata the dataset was made for: its schema profile, with an imported org's key prefixes."""
+    from crmarena_sf.metadata.crmarena_pro import with_key_prefixes
+
+    schema = load_schema(dataset.schema_profile)
+    return with_key_prefixes(schema, dataset.key_prefixes)[0] if dataset.key_prefixes else schema
 
 
 def push(sf: Any, dataset_dir: str | Path, options: PushOptions | None = None) -> tuple[PushReport, Plan]:
@@ -125,7 +133,7 @@ def push(sf: Any, dataset_dir: str | Path, options: PushOptions | None = None) -
 def _record_known(client: PushClient, facts: preflight.OrgFacts, plan: Plan, idmap: IdMap) -> None:
     """Put in the id map what the org already holds: records loaded before, and the records every
     org has that the dataset points at (the running user, the standard price book ...)."""
-    source = load_schema("crmarena")
+    source = dataset_schema(plan.dataset)
     for name, present in plan.present.items():
         idmap.record(name, present)
     loaded = {row["Id"] for step in plan.steps for row in step.rows}
@@ -191,7 +199,7 @@ def teardown(sf: Any, *, state: str | Path | None = None) -> TeardownReport:
     try:
         report.org_id, _ = client.identity()
         names = {o["name"] for o in client.rest("sobjects")["sobjects"]}
-        candidates = sorted(names & set(load_schema("crmarena").names))
+        candidates = sorted(names & set(load_schema("crmarena-pro").names))  # every object a push loads
         describes: dict[str, SObject] = {}
         for name in candidates:
             doc = SObject.model_validate(client.rest(f"sobjects/{name}/describe"))

@@ -65,6 +65,36 @@ def upsert_collections(
     return total
 
 
+def insert_collections(
+    client: PushClient, object_name: str, records: dict[str, dict[str, Any]], on_batch=None
+) -> Outcome:
+    """Insert ``records`` (dataset key -> record without a key field) 200 at a time, for objects
+    that cannot carry the key; results come back in request order and are matched by position."""
+    total = Outcome()
+    keys = list(records)
+    for start in range(0, len(keys), COLLECTION_SIZE):
+        batch = keys[start : start + COLLECTION_SIZE]
+        body = {
+            "allOrNone": False,
+            "records": [{"attributes": {"type": object_name}, **records[key]} for key in batch],
+        }
+        results = client.rest("composite/sobjects", method="POST", json=body)
+        outcome = Outcome()
+        for key, result in zip(batch, results, strict=False):
+            if result.get("success"):
+                outcome.loaded[key] = result["id"]
+            else:
+                error = (result.get("errors") or [{}])[0]
+                outcome.failed[key] = (
+                    str(error.get("statusCode") or "UNKNOWN"),
+                    str(error.get("message") or ""),
+                )
+        total.merge(outcome)
+        if on_batch is not None:
+            on_batch(outcome, len(batch))
+    return total
+
+
 def upsert_bulk(
     client: PushClient, object_name: str, records: list[dict[str, str]], on_batch=None
 ) -> Outcome:

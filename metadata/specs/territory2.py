@@ -9,7 +9,8 @@ DeveloperName, are required on create. The field reference lists no CreatedDate,
 or IsDeleted for Territory2, so it has none here. CRMArena-Pro keeps a territory's states in
 ``Description`` as a comma-separated list of two-letter codes, which its lead routing policy
 reads (CRMArena-Pro, arXiv 2505.18878). Child relationships whose names no public describe
-shows are left unnamed. Key prefix ``0MI``.
+shows are left unnamed. Its supported calls include no undelete(): a deleted territory skips the
+recycle bin (``undeletable`` false). Key prefix ``0MI``.
 """
 
 from crmarena_sf.metadata.spec import field, sobject
@@ -23,6 +24,7 @@ SPEC = sobject(
     "Territory",
     "Territories",
     "0MI",
+    undeletable=False,
     scopes=[("everything", "All territories")],
     fields=[
         id_field("Territory ID"),
