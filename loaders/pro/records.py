@@ -29,7 +29,10 @@ AUDIT_FIELDS = ("CreatedDate", "CreatedById", "LastModifiedDate", "LastModifiedB
 
 
 def admin_id(ctx: Context) -> str:
-    return ctx.record_id("User", ADMIN_USER_N)
+    admin = ctx.plan.get("_admin_id")
+    if admin is None:
+        admin = ctx.plan["_admin_id"] = ctx.record_id("User", ADMIN_USER_N)
+    return admin
 
 
 def audit(
@@ -62,7 +65,13 @@ def emit(ctx: Context, object_name: str, rows: list[dict[str, Any]]) -> None:
         f = obj.field(name)
         if f is None:
             raise AssertionError(f"the generator writes {object_name}.{name}, which the schema lacks")
-        columns[name] = (column_type(f), [row[name] for row in rows])
+        kind = column_type(f)
+        values = [row[name] for row in rows]
+        if kind.startswith("DECIMAL"):
+            # Staged as doubles (DuckDB takes Python floats far faster than Decimals); the
+            # object's file casts them back to its decimal type, which rounds them exactly.
+            kind, values = "DOUBLE", [None if v is None else float(v) for v in values]
+        columns[name] = (kind, values)
     table = f"raw_{object_name}"
     ctx.stage(table, columns)
     ctx.write(object_name, f"SELECT * FROM {quote(table)}")
