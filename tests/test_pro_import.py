@@ -114,11 +114,11 @@ def test_custom_objects_keep_the_dumps_key_prefixes_in_an_org_file(imported, tmp
     [
         (
             {"drop_table": "VoiceCallTranscript__c"},
-            "is not a CRMArena-Pro dump: it lacks the table VoiceCallTranscript__c",
+            "is not a CRMArena-Pro dump: it lacks the tables VoiceCallTranscript__c",
         ),
         (
             {"drop_column": ("OrderItem", "PriceBookEntryId")},
-            "is not a CRMArena-Pro dump: table OrderItem lacks the column PriceBookEntryId",
+            "is not a CRMArena-Pro dump: table OrderItem lacks the columns PriceBookEntryId",
         ),
     ],
 )

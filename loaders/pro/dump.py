@@ -24,24 +24,19 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import sqlite3
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from crmarena_sf.emulator import ids
-from crmarena_sf.emulator.store.ddl import quote
-from crmarena_sf.loaders.crmarena_dump import repair_references
+from crmarena_sf.loaders.crmarena_dump import convert_dump, read_dump
 from crmarena_sf.loaders.crmarena_dump_convert import DumpConverter
 from crmarena_sf.loaders.dataset import DatasetError, DatasetWriter
 from crmarena_sf.loaders.fill import ADMIN_USER_ID
-from crmarena_sf.loaders.validate import validate_files
 from crmarena_sf.metadata import load_schema
 from crmarena_sf.metadata.crmarena_pro import PRO_STAGES, PROFILE, with_key_prefixes
 from crmarena_sf.metadata.model import Schema
 from crmarena_sf.metadata.specs._sales import OPPORTUNITY_STAGES
-
-from crmarena_sf.progress import progress_bar
 
 PRO_DUMP_TABLES: dict[str, tuple[str, ...]] = {
     "User": ("Id", "FirstName", "LastName", "Email", "Username", "Alias"),
@@ -115,71 +110,31 @@ def import_pro_dump(
         schema, _ = with_key_prefixes(base, prefixes)
     except ValueError as exc:
         raise DatasetError(f"{db_path}: {exc}") from None
-    with DatasetWriter(out, schema) as writer, progress_bar(4, "importing", enabled=progress) as bar:
-        converter = ProDumpConverter(tables, schema, writer)
-        converter.stage_all()
-        bar.update(1)
-        repairs = repair_references(writer, converter.staged, schema)
-        bar.update(1)
-        for name in converter.staged:
-            writer.write_object(name, f"SELECT * FROM {quote('raw_' + name)}")
-        problems = validate_files(writer.files(), schema)
-        if problems:
-            raise DatasetError(
-                f"{db_path}: the dump does not fit the metadata:\n  " + "\n  ".join(problems[:20])
-            )
-        bar.update(1)
-        manifest = {
+
+    def manifest(converter: ProDumpConverter, repairs: dict[str, int]) -> dict[str, Any]:
+        doc = {
             "source": "crmarena-pro-dump",
             "dump": Path(db_path).name,
             "schema": PROFILE,
             "repairs": repairs,
         }
         if prefixes:
-            manifest["key_prefixes"] = prefixes
+            doc["key_prefixes"] = prefixes
         if converter.left_out:
-            manifest["columns_not_imported"] = converter.left_out
-        path = writer.commit(manifest)
-        bar.update(1)
-    return path
+            doc["columns_not_imported"] = converter.left_out
+        return doc
+
+    return convert_dump(db_path, tables, out, schema, ProDumpConverter, manifest, progress=progress)
 
 
 def read_pro_dump(db_path: str | Path) -> dict[str, list[dict[str, Any]]]:
     """Rows of the dump's 27 tables (column names lower-cased), after checking tables and columns."""
-    path = Path(db_path)
-    if not path.is_file():
-        raise DatasetError(f"no such file: {path}")
-    try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        raise DatasetError(f"{path} cannot be opened as a SQLite database: {exc}") from None
-    try:
-        names = {
-            r[0].lower(): r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        }
-        missing = [t for t in PRO_DUMP_TABLES if t.lower() not in names]
-        if missing:
-            raise DatasetError(
-                f"{path} is not a CRMArena-Pro dump: it lacks the table{'s' if len(missing) > 1 else ''} "
-                f"{', '.join(missing)} (expected the 27 tables of local_data/crmarenapro_b2b_data.db)"
-            )
-        out = {}
-        for table, needed in PRO_DUMP_TABLES.items():
-            actual = names[table.lower()]
-            cursor = con.execute(f"SELECT * FROM {quote(actual)}")
-            columns = [d[0].lower() for d in cursor.description]
-            lacking = [c for c in needed if c.lower() not in columns]
-            if lacking:
-                raise DatasetError(
-                    f"{path} is not a CRMArena-Pro dump: table {actual} lacks the column"
-                    f"{'s' if len(lacking) > 1 else ''} {', '.join(lacking)}"
-                )
-            out[table] = [dict(zip(columns, row)) for row in cursor.fetchall()]
-        return out
-    except sqlite3.DatabaseError as exc:
-        raise DatasetError(f"{path} is not a readable SQLite database ({exc})") from None
-    finally:
-        con.close()
+    return read_dump(
+        db_path,
+        PRO_DUMP_TABLES,
+        kind="CRMArena-Pro dump",
+        layout="the 27 tables of local_data/crmarenapro_b2b_data.db",
+    )
 
 
 def custom_prefixes(tables: dict[str, list[dict]], schema: Schema) -> dict[str, str]:

@@ -14,8 +14,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from crmarena_sf.loaders.dataset import DatasetError, DatasetWriter
-from crmarena_sf.loaders.generate.context import Context
+from crmarena_sf.loaders.generate.context import Context, run_steps
 from crmarena_sf.loaders.pro import (
     activities,
     catalog,
@@ -36,12 +35,9 @@ from crmarena_sf.loaders.pro.domain import Domain
 from crmarena_sf.loaders.pro.domain_b2b import DOMAIN as B2B
 from crmarena_sf.loaders.pro.domain_b2c import DOMAIN as B2C
 from crmarena_sf.loaders.pro.records import ProContext
-from crmarena_sf.loaders.validate import validate_files
 from crmarena_sf.metadata import load_schema
 from crmarena_sf.metadata.crmarena_pro import PROFILE as SCHEMA_PROFILE
 from crmarena_sf.metadata.model import Schema
-
-from crmarena_sf.progress import progress_bar
 
 PRO_GENERATOR_VERSION = "1"
 """Bumped whenever the same seed and profile would give different data."""
@@ -147,24 +143,15 @@ def generate_pro(
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise ValueError(f"seed must be a whole number >= 0, not {seed!r}")
     schema = schema or load_schema(SCHEMA_PROFILE)
-    with (
-        DatasetWriter(out, schema, on_disk=sizing.scale > 1) as writer,
-        progress_bar(len(STEPS) + 2, f"generating {profile}", enabled=progress) as bar,
-    ):
+    domain = DOMAINS[profile]
+
+    def make_context(writer) -> ProContext:
         ctx = ProContext(seed, sizing, writer, schema)
-        ctx.plan["domain"] = DOMAINS[profile]
-        for name, step in STEPS:
-            bar.set_postfix_str(name)
-            step(ctx)
-            bar.update(1)
-        bar.set_postfix_str("validating")
-        problems = validate_files(writer.files(), schema, strict=True)
-        if problems:
-            raise DatasetError(
-                "the generated data does not fit the metadata:\n  " + "\n  ".join(problems[:20])
-            )
-        bar.update(1)
-        manifest = {
+        ctx.plan["domain"] = domain
+        return ctx
+
+    def manifest(ctx: Context) -> dict:
+        return {
             "source": "generator",
             "generator": "crmarena-pro",
             "generator_version": PRO_GENERATOR_VERSION,
@@ -175,6 +162,14 @@ def generate_pro(
             "seed": seed,
             "latent": truth.latent_truth(ctx),
         }
-        path = writer.commit(manifest)
-        bar.update(1)
-    return path
+
+    return run_steps(
+        out,
+        schema,
+        list(STEPS),
+        make_context,
+        manifest,
+        title=f"generating {profile}",
+        on_disk=sizing.scale > 1,
+        progress=progress,
+    )

@@ -26,7 +26,10 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
+
+from crmarena_sf.loaders.generate.latent import AgentTraits as ServiceTraits
+from crmarena_sf.loaders.generate.latent import draw_agent_traits as draw_service_traits
 
 
 @dataclass
@@ -65,37 +68,18 @@ def draw_source_conversion(rnd: random.Random) -> dict[str, float]:
 
 
 @dataclass
-class AgentTraits:
-    speed: list[float]
-    """Multiplier on closure time (below 1 is faster)."""
-    transfer_propensity: list[float]
-    issue_experts: list[list[int]]
-    """Per issue: agent indexes by decreasing expertise [top, second, third]."""
-    product_experts: list[int]
-    """Per product category: the agent who knows it best."""
-    workload: list[float]
+class AgentTraits(ServiceTraits):
+    """CRMArena's service-agent traits (:class:`crmarena_sf.loaders.generate.latent.AgentTraits`:
+    workload, speed, transfer propensity with one planted top transferrer, issue experts), plus
+    the agent who knows each product category best."""
 
-    def issue_expertise(self, agent: int, issue: int) -> int:
-        ranked = self.issue_experts[issue]
-        return 2 if ranked[0] == agent else 1 if agent in ranked[1:] else 0
+    product_experts: list[int] = field(default_factory=list)
 
 
 def draw_agent_traits(rnd: random.Random, n_agents: int, n_issues: int, n_categories: int) -> AgentTraits:
-    order = list(range(n_agents))
-    rnd.shuffle(order)
-    experts = []
-    for issue in range(n_issues):
-        top = order[issue % n_agents]
-        others = [a for a in rnd.sample(range(n_agents), min(3, n_agents)) if a != top][:2]
-        experts.append([top, *others])
-    propensity = [rnd.betavariate(1.3, 7) for _ in range(n_agents)]
-    return AgentTraits(
-        speed=[rnd.lognormvariate(0, 0.35) for _ in range(n_agents)],
-        transfer_propensity=propensity,
-        issue_experts=experts,
-        product_experts=[rnd.randrange(n_agents) for _ in range(n_categories)],
-        workload=[rnd.lognormvariate(0, 0.3) for _ in range(n_agents)],
-    )
+    base = draw_service_traits(rnd, n_agents, n_issues)
+    experts = [rnd.randrange(n_agents) for _ in range(n_categories)]
+    return AgentTraits(**{f.name: getattr(base, f.name) for f in fields(base)}, product_experts=experts)
 
 
 FASTEST_FACTOR = 0.45

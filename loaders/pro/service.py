@@ -231,8 +231,8 @@ def _owners(ctx: Context, rnd, cases: Cases) -> None:
             traits.workload[a]
             * (
                 1
-                + 12 * (traits.issue_expertise(a, cases.issue[c]) == 2)
-                + 4 * (traits.issue_expertise(a, cases.issue[c]) == 1)
+                + 12 * (traits.expertise(a, cases.issue[c]) == 2)
+                + 4 * (traits.expertise(a, cases.issue[c]) == 1)
             )
             * (1 + 3 * (traits.product_experts[category] == a))
             for a in range(n_agents)
@@ -246,7 +246,7 @@ def _owners(ctx: Context, rnd, cases: Cases) -> None:
         if len(chains[c]) > 2:
             continue
         source = chains[c][-1]
-        experts = [a for a in traits.issue_experts[cases.issue[c]] if a != source]
+        experts = [a for a in traits.experts[cases.issue[c]] if a != source]
         target = rnd.choice(experts) if experts and rnd.random() < 0.6 else rnd.randrange(n_agents)
         if target != source:
             chains[c].append(target)
@@ -254,7 +254,7 @@ def _owners(ctx: Context, rnd, cases: Cases) -> None:
     # Each issue's top expert strictly closed the most of its cases (never re-owning a case
     # to the agent it was transferred away from).
     for issue in range(len(domain.issues)):
-        best = traits.issue_experts[issue][0]
+        best = traits.experts[issue][0]
         closed = [c for c in range(len(cases)) if cases.issue[c] == issue and cases.status[c] == "Closed"]
         for _ in range(len(closed) + 1):
             counts = Counter(chains[c][-1] for c in closed)
@@ -308,7 +308,7 @@ def _durations(ctx: Context, rnd, cases: Cases) -> None:
         owner = cases.owner(c)
         issue = domain.issues[cases.issue[c]]
         h = issue.base_hours * traits.speed[owner]
-        h *= {2: 0.6, 1: 0.8}.get(traits.issue_expertise(owner, cases.issue[c]), 1.0)
+        h *= {2: 0.6, 1: 0.8}.get(traits.expertise(owner, cases.issue[c]), 1.0)
         h *= factor[accounts.states[cases.account[c]]]
         h *= latent.lognormal_noise(rnd, 0.35) * (1.3 if len(cases.owners[c]) > 1 else 1.0)
         # A case closes before the data was captured: its hours are what the records will show.

@@ -86,6 +86,7 @@ VARIABLES: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "agent_speed": ("multiplier on how long an agent's cases stay open", ("handle_time",)),
     "agent_transfer_propensity": ("how likely an agent is to pass a case on", ("transfer_count",)),
+    "agent_top_transferrer": ("the agent most prone to pass cases on", ("transfer_count",)),
     "agent_issue_expertise": (
         "per issue, its experts (the first closed the most of its cases)",
         ("case_routing",),
@@ -259,8 +260,9 @@ def latent_truth(ctx: Context) -> dict[str, Any]:
         "agent_transfer_propensity": {
             staff.agent_id(a): round(p, 4) for a, p in enumerate(agents.transfer_propensity)
         },
+        "agent_top_transferrer": staff.agent_id(agents.top_transferrer),
         "agent_issue_expertise": {
-            issues[i]: [staff.agent_id(a) for a in ranked] for i, ranked in enumerate(agents.issue_experts)
+            issues[i]: [staff.agent_id(a) for a in ranked] for i, ranked in enumerate(agents.experts)
         },
         "agent_product_expertise": {
             domain.categories[c]: staff.agent_id(a) for c, a in enumerate(agents.product_experts)
