@@ -181,7 +181,12 @@ def test_stages_and_off_stage_tasks_follow_from_the_tasks_and_the_stages_article
         if line.endswith(":") and not line.startswith("-"):
             stage = line[:-1]
         elif line.startswith("- ") and stage:
-            body = re.escape(line[2:]).replace("the\\ account", ".+").replace("the\\ contact", ".+")
+            body = (
+                re.escape(line[2:])
+                .replace("the\\ account", ".+")
+                .replace("the\\ contact", ".+")
+                .replace("the\\ customer", ".+")
+            )
             patterns.append((re.compile(f"^{body}$"), stage))
     stages = {r["Id"]: r["StageName"] for r in records(sf, "SELECT Id, StageName FROM Opportunity")}
     open_tasks = defaultdict(list)

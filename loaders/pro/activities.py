@@ -1,7 +1,7 @@
 """Task and Event: what the reps did and plan to do on each deal, fitting (or planted against) its stage.
 
 A deal's tasks tell its stage (the activity guide an agent is given lists the typical tasks of
-each stage, :data:`crmarena_sf.loaders.pro.domain.STAGE_TASKS`): the completed ones come from
+each stage, the domain's ``stage_tasks``): the completed ones come from
 its stage and the stages before, the 'Not Started' ones from its stage. The planted groups of
 :mod:`.deals` differ exactly there:
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from crmarena_sf.loaders.generate.context import Context
 from crmarena_sf.loaders.pro.deals import Deals
-from crmarena_sf.loaders.pro.domain import STAGE_TASKS, STAGES, Domain
+from crmarena_sf.loaders.pro.domain import STAGES, Domain
 from crmarena_sf.loaders.pro.records import DATA_NOW, audit, emit
 
 HIGH_PRIORITY_TASKS = 3
@@ -35,7 +35,7 @@ class PlannedTask:
     deal: int
     stage: str
     subject: int
-    """Index into ``STAGE_TASKS[stage]``."""
+    """Index into the domain's ``stage_tasks[stage]``."""
     done: bool
 
 
@@ -47,8 +47,10 @@ class Activities:
     """Off-stage deal -> indexes of its planted 'Not Started' tasks."""
 
 
-def _pick(rnd, stage: str, used: set[tuple[str, int]], count: int) -> list[int]:
-    free = [j for j in range(len(STAGE_TASKS[stage])) if (stage, j) not in used]
+def _pick(
+    rnd, tasks: dict[str, tuple[str, ...]], stage: str, used: set[tuple[str, int]], count: int
+) -> list[int]:
+    free = [j for j in range(len(tasks[stage])) if (stage, j) not in used]
     chosen = rnd.sample(free, min(count, len(free)))
     used.update((stage, j) for j in chosen)
     return chosen
@@ -56,6 +58,7 @@ def _pick(rnd, stage: str, used: set[tuple[str, int]], count: int) -> list[int]:
 
 def plan_tasks(ctx: Context) -> None:
     rnd = ctx.rng("pro-tasks")
+    tasks = ctx.plan["domain"].stage_tasks
     deals: Deals = ctx.plan["deals"]
     n = len(deals)
     per_deal: list[list[PlannedTask]] = [[] for _ in range(n)]
@@ -65,15 +68,15 @@ def plan_tasks(ctx: Context) -> None:
         s = STAGES.index(true)
         used: set[tuple[str, int]] = set()
         if group == "wrong_stage":
-            for j in _pick(rnd, true, used, rnd.randint(2, 4)):
+            for j in _pick(rnd, tasks, true, used, rnd.randint(2, 4)):
                 per_deal[k].append(PlannedTask(k, true, j, False))
             earlier = STAGES[: s + 1]
             for _ in range(rnd.randint(1, 2)):
                 stage = rnd.choice(earlier)
-                for j in _pick(rnd, stage, used, 1):
+                for j in _pick(rnd, tasks, stage, used, 1):
                     per_deal[k].append(PlannedTask(k, stage, j, True))
         elif group == "off_stage":
-            for j in _pick(rnd, true, used, rnd.randint(6, 8)):
+            for j in _pick(rnd, tasks, true, used, rnd.randint(6, 8)):
                 per_deal[k].append(PlannedTask(k, true, j, False))
             on_stage = len(per_deal[k])
             others = rnd.sample([x for x in STAGES if x != true], rnd.randint(2, 3))
@@ -85,11 +88,11 @@ def plan_tasks(ctx: Context) -> None:
                 stage = others[turn % len(others)]
                 turn += 1
                 if sum(1 for t in planted if t.stage == stage) < cap:
-                    planted += [PlannedTask(k, stage, j, False) for j in _pick(rnd, stage, used, 1)]
+                    planted += [PlannedTask(k, stage, j, False) for j in _pick(rnd, tasks, stage, used, 1)]
             planted_off[k] = [len(per_deal[k]) + i for i in range(len(planted))]
             per_deal[k] += planted
             for stage in rnd.sample(STAGES[: s + 1], min(2, s + 1))[: rnd.randint(0, 2)]:
-                for j in _pick(rnd, stage, used, 1):
+                for j in _pick(rnd, tasks, stage, used, 1):
                     per_deal[k].append(PlannedTask(k, stage, j, True))
     planted_total = sum(len(t) for t in per_deal)
     clean = [k for k in range(n) if deals.group[k] == "clean"]
@@ -106,11 +109,11 @@ def plan_tasks(ctx: Context) -> None:
         s = STAGES.index(true)
         used = set()
         not_started = min(3, max(1, sizes[k] // 2))
-        for j in _pick(rnd, true, used, not_started):
+        for j in _pick(rnd, tasks, true, used, not_started):
             per_deal[k].append(PlannedTask(k, true, j, False))
         for _ in range(sizes[k] - not_started):
             stage = rnd.choice(STAGES[: s + 1])
-            picked = _pick(rnd, stage, used, 1) or _pick(rnd, true, used, 1)
+            picked = _pick(rnd, tasks, stage, used, 1) or _pick(rnd, tasks, true, used, 1)
             for j in picked:
                 per_deal[k].append(PlannedTask(k, stage, j, True))
     activities = Activities()
@@ -131,6 +134,7 @@ def plan_tasks(ctx: Context) -> None:
 
 
 def write_tasks(ctx: Context) -> None:
+    domain: Domain = ctx.plan["domain"]
     rnd = ctx.rng("pro-task-rows")
     activities: Activities = ctx.plan["activities"]
     deals: Deals = ctx.plan["deals"]
@@ -153,7 +157,7 @@ def write_tasks(ctx: Context) -> None:
             created = max(start, anchor - dt.timedelta(days=rnd.randint(0, 10)))
             due = anchor + dt.timedelta(days=rnd.randint(3, 30))
             completed = None
-        subject = STAGE_TASKS[task.stage][task.subject].format(
+        subject = domain.stage_tasks[task.stage][task.subject].format(
             account=accounts.names[deals.account[k]] or people.name(deals.contact[k]),
             contact=people.name(deals.contact[k]),
         )

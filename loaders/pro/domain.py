@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 STAGES = ("Qualification", "Discovery", "Quote", "Negotiation", "Closed")
 """The Pro orgs' opportunity stages in order (:data:`crmarena_sf.metadata.crmarena_pro.PRO_STAGES`)."""
 
-STAGE_TASKS: dict[str, tuple[str, ...]] = {
+BUSINESS_STAGE_TASKS: dict[str, tuple[str, ...]] = {
     "Qualification": (
         "Research {account}'s background and recent news",
         "Send an introduction email to {contact}",
@@ -67,9 +67,63 @@ STAGE_TASKS: dict[str, tuple[str, ...]] = {
         "Check in with {contact} thirty days after go-live",
     ),
 }
-"""Typical tasks of each stage (the activity guide an agent is given states the same split in
-prose); ``{account}`` and ``{contact}`` are filled per opportunity. The first three of each
-stage are its priority tasks (Priority High)."""
+"""Typical tasks of each stage of a sale to a company (the activity guide an agent is given
+states the same split in prose); ``{account}`` and ``{contact}`` are filled per opportunity. The
+first three of each stage are its priority tasks (Priority High)."""
+
+CONSUMER_STAGE_TASKS: dict[str, tuple[str, ...]] = {
+    "Qualification": (
+        "Call {contact} back about their inquiry",
+        "Send {contact} the brochure they asked for",
+        "Confirm {contact}'s budget range",
+        "Ask {contact} which models interest them",
+        "Invite {contact} to visit the showroom",
+        "Log {contact}'s web inquiry",
+        "Find out when {contact} wants to buy",
+        "Ask {contact} about the car they drive now",
+    ),
+    "Discovery": (
+        "Book a test drive for {contact}",
+        "Ask {contact} about their daily driving needs",
+        "Compare two models for {contact}",
+        "Review financing options with {contact}",
+        "Appraise {contact}'s trade-in",
+        "Note the features {contact} must have",
+        "Check stock for {contact}'s preferred trim",
+        "Summarize what {contact} is looking for",
+    ),
+    "Quote": (
+        "Prepare a price quote for {contact}",
+        "Send {contact} the monthly payment estimate",
+        "Present care plan options to {contact}",
+        "Send the quote to {contact}",
+        "Walk {contact} through the quote",
+        "Answer {contact}'s questions on the quote",
+        "Add the accessories {contact} asked about to the quote",
+        "Get a lender pre-approval for {contact}",
+    ),
+    "Negotiation": (
+        "Negotiate the final price with {contact}",
+        "Address {contact}'s concerns about the trade-in value",
+        "Get manager approval for {contact}'s discount",
+        "Prepare the purchase agreement for {contact}",
+        "Confirm the financing terms with {contact}",
+        "Answer {contact}'s counter-offer",
+        "Schedule the signing appointment with {contact}",
+        "Agree the delivery date with {contact}",
+    ),
+    "Closed": (
+        "Hand the keys over to {contact}",
+        "Walk {contact} through the vehicle's features",
+        "Record {contact}'s signed purchase details",
+        "Send {contact} a thank-you note",
+        "Offer {contact} a service plan upgrade",
+        "Hold an internal review of {contact}'s purchase",
+        "Call {contact} a week after delivery",
+        "Book {contact}'s first service visit",
+    ),
+}
+"""The same for a sale to a consumer (a car buyer): ``{contact}`` is the buyer."""
 
 SUBTOPICS = (
     "Pain points",
@@ -175,8 +229,8 @@ class Domain:
     """Problems a prospect names when the Need factor is met."""
     bosses: tuple[str, ...]
     """Who else decides, when the person on the call does not."""
-    operating: tuple[str, ...] = field(default=())
-    """Public facts shared by every product (FAQ answers about ordering, support hours ...)."""
+    stage_tasks: dict[str, tuple[str, ...]] = field(default_factory=lambda: BUSINESS_STAGE_TASKS)
+    """Typical tasks of each stage (:data:`BUSINESS_STAGE_TASKS` or :data:`CONSUMER_STAGE_TASKS`)."""
 
     def product_index(self, name: str) -> int:
         return next(i for i, p in enumerate(self.products) if p.name == name)

@@ -8,7 +8,15 @@ for this project.
 
 from __future__ import annotations
 
-from crmarena_sf.loaders.pro.domain import BantLines, Competitor, Domain, Issue, Product, ServicePolicy
+from crmarena_sf.loaders.pro.domain import (
+    CONSUMER_STAGE_TASKS,
+    BantLines,
+    Competitor,
+    Domain,
+    Issue,
+    Product,
+    ServicePolicy,
+)
 
 _CATEGORIES = (
     "Sedans",
@@ -571,4 +579,5 @@ DOMAIN = Domain(
         "car that can tow our boat",
     ),
     bosses=("spouse", "partner", "parents", "co-signer"),
+    stage_tasks=CONSUMER_STAGE_TASKS,
 )

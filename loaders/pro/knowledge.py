@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from crmarena_sf.loaders.generate.context import Context
 from crmarena_sf.loaders.generate.knowledge import escape_html
-from crmarena_sf.loaders.pro.domain import STAGE_TASKS, STAGES, Domain
+from crmarena_sf.loaders.pro.domain import STAGES, Domain
 from crmarena_sf.loaders.pro.records import ORG_START, audit, autonumber, emit
 
 
@@ -143,7 +143,13 @@ def policy_articles(domain: Domain) -> list[Article]:
     )
     stages = "\n".join(
         f"{stage}:\n"
-        + "\n".join("- " + t.format(account="the account", contact="the contact") for t in STAGE_TASKS[stage])
+        + "\n".join(
+            "- "
+            + t.format(
+                account="the account", contact="the contact" if domain.business_accounts else "the customer"
+            )
+            for t in domain.stage_tasks[stage]
+        )
         for stage in STAGES
     )
     out.append(

@@ -12,7 +12,7 @@ from typing import Any
 
 from crmarena_sf.loaders.generate.context import Context
 from crmarena_sf.loaders.generate.vocab import MONTHS
-from crmarena_sf.loaders.pro.domain import STAGE_TASKS, STAGES, SUBTOPICS
+from crmarena_sf.loaders.pro.domain import STAGES, SUBTOPICS
 from crmarena_sf.loaders.pro.knowledge import article_id
 from crmarena_sf.loaders.pro.records import DATA_NOW, FIRST_DAY, LAST_DAY
 
@@ -253,7 +253,10 @@ def latent_truth(ctx: Context) -> dict[str, Any]:
         },
         "clean_stage_opportunities": [deals.ids[k] for k in range(len(deals)) if deals.group[k] == "clean"],
         "stage_task_priorities": {
-            stage: {"High": list(STAGE_TASKS[stage][:3]), "Normal": list(STAGE_TASKS[stage][3:])}
+            stage: {
+                "High": list(domain.stage_tasks[stage][:3]),
+                "Normal": list(domain.stage_tasks[stage][3:]),
+            }
             for stage in STAGES
         },
         "agent_speed": {staff.agent_id(a): round(s, 4) for a, s in enumerate(agents.speed)},
