@@ -148,7 +148,8 @@ def resolve(profile: str, scale: float = 1) -> ProSizing:
     closed = min(scaled(CLOSED_CASES[profile]), counts["Case"])
     transfers = max(counts["CaseHistory__c"] - 2 * counts["Case"] - closed, 0)
     counts["CaseHistory__c"] = 2 * counts["Case"] + closed + transfers
-    reps = max(counts["UserTerritory2Association"] // TERRITORIES_PER_REP, 2)
+    # Three reps at least, so their four territories each cover all ten territories.
+    reps = max(counts["UserTerritory2Association"] // TERRITORIES_PER_REP, 3)
     counts["UserTerritory2Association"] = reps * TERRITORIES_PER_REP
     agents = max(scaled(SERVICE_AGENTS[profile]), 2)
     return ProSizing(profile, int(scale) if scale >= 1 else scale, counts, closed, transfers, reps, agents)

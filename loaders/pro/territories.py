@@ -98,8 +98,11 @@ def plan_territories(ctx: Context) -> None:
     territories.members = [[] for _ in range(n)]
     for r in range(ctx.sizing.reps):
         home = r % n
-        others = rnd.sample([t for t in range(n) if t != home], min(PER_REP - 1, n - 1))
-        for t in [home, *others]:
+        # The least covered territories first, so a small org still has a rep in every one.
+        candidates = sorted(
+            (t for t in range(n) if t != home), key=lambda t: (len(territories.members[t]), rnd.random())
+        )
+        for t in [home, *candidates[: min(PER_REP - 1, n - 1)]]:
             territories.members[t].append(r)
     ctx.plan["territories"] = territories
 
