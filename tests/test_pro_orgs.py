@@ -260,3 +260,20 @@ def test_bad_profiles_and_scales_are_one_line_errors(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "does not apply to b2b or b2c" in err
     assert not (tmp_path / "b").exists()
+
+
+@pytest.mark.parametrize("profile", ["b2b", "b2c"])
+def test_a_fraction_of_an_org_is_still_a_whole_org(tmp_path, profile):
+    # --scale 0.05: a twentieth of every count (a Developer Edition org's size), still valid
+    # (generation validates strictly) and with a rep in every territory
+    from crmarena_sf.loaders.load import load_dataset
+    from crmarena_sf.loaders.pro.generate import generate_pro
+
+    dataset = Dataset(generate_pro(tmp_path / "small", profile=profile, scale=0.05))
+    assert dataset.manifest["scale"] == 0.05
+    assert dataset.manifest["counts"]["Opportunity"] == round(OFFICIAL[profile]["Opportunity"] * 0.05)
+    sf = connect(org=load_dataset(dataset.path))
+    territories = {
+        r["Territory2Id"] for r in records(sf, "SELECT Territory2Id FROM UserTerritory2Association")
+    }
+    assert len(territories) == 10
