@@ -102,6 +102,11 @@ def policy_articles(domain: Domain) -> list[Article]:
         bundle_body = (
             "A care plan is sold only together with a vehicle on the same quote. Care plans:\n" + plans
         )
+    bundle_facts = [
+        (f"What must be on the same quote as the {p.name}?", p.base if p.base != "vehicle" else "a vehicle")
+        for p in domain.products
+        if p.kind == "addon"
+    ]
     out.append(
         Article(
             "config:bundle",
@@ -109,6 +114,7 @@ def policy_articles(domain: Domain) -> list[Article]:
             "Add-ons need the product they extend on the same quote.",
             bundle_body,
             False,
+            bundle_facts,
         )
     )
     out.append(
