@@ -284,6 +284,16 @@ class Dataset:
         return list(self.files)
 
     @property
+    def schema_profile(self) -> str:
+        """The schema profile the dataset's org has (``crmarena`` unless the manifest names another)."""
+        return self.manifest.get("schema", "crmarena")
+
+    @property
+    def key_prefixes(self) -> dict[str, str]:
+        """Custom objects whose key prefix differs from the schema's (an imported org's own), by object."""
+        return dict(self.manifest.get("key_prefixes", {}))
+
+    @property
     def latent(self) -> dict[str, Any]:
         """The truth behind the generated data (empty for an imported dump)."""
         return self.manifest.get("latent", {})

@@ -15,6 +15,8 @@ writes stay in its fork):
 - ``built``: the SOQL tests' small org (``tests/small_org.py``) and its named Ids, one fork per module;
 - ``crmarena_dataset`` and ``crmarena_fork``: the default CRMArena org (``full``, seed 0) in the
   session's cache; tests using them are ``slow`` (they build a CRMArena-size org);
+- ``pro_dataset(profile)`` and ``pro_org(profile)``: CRMArena-Pro's ``b2b`` and ``b2c`` orgs (seed 0)
+  in the session's cache, the dataset and a fork of the org (tests using them are ``slow`` too);
 - ``recorded``: wraps an org's DuckDB cursor so ``org.con.statements`` lists the SQL it runs.
 
 Threads: the session runs with ``CRMARENA_SF_CHECK_THREADS=1`` (subprocesses too), so a thread
@@ -181,6 +183,22 @@ def crmarena_fork(crmarena_dataset):
     fork = crmarena_org(progress=False)
     yield fork
     fork.close()
+
+
+@pytest.fixture(scope="session")
+def pro_dataset():
+    """``pro_dataset("b2b")``: the dataset of a CRMArena-Pro org (seed 0), generated once into the session's cache."""
+    from crmarena_sf.loaders.default_org import default_dataset_dir
+
+    return lambda profile: default_dataset_dir(progress=False, profile=profile)
+
+
+@pytest.fixture(scope="session")
+def pro_org():
+    """``pro_org("b2b")``: a new fork of a CRMArena-Pro org (loaded and indexed once per session); close it after use."""
+    from crmarena_sf.loaders.default_org import crmarena_org
+
+    return lambda profile: crmarena_org(progress=False, profile=profile)
 
 
 # ---------------------------------------------------------------------------- recording SQL

@@ -116,7 +116,7 @@ def plan_delete(org: Org, obj: SObject, root_ids: list[str]) -> DeletePlan:
     while frontier:
         parent, parent_ids = frontier.pop(0)
         for link in links_to(org.schema, parent):
-            if not link.cascade or link.child.field("IsDeleted") is None:
+            if not link.cascade or not (has_recycle_bin(link.child) or without_recycle_bin(link.child)):
                 continue
             status = link.child.field("StatusCode") if link.restrict else None
             extra = f", {quote('StatusCode')}" if status is not None else ""
@@ -204,7 +204,9 @@ def apply_delete(org: Org, plan: DeletePlan, purge: bool = False) -> None:
     """Delete every record of ``plan`` (inside the caller's transaction), clear the lookups to them and
     remember what an undelete restores; ``purge`` removes them for good instead."""
     for name, record_ids in plan.closure.items():
-        mark_deleted(org, org.schema.get(name), record_ids, True)
+        obj = org.schema.get(name)
+        if has_recycle_bin(obj):
+            mark_deleted(org, obj, record_ids, True)
     links: list[tuple[str, str, str, str | None]] = []
     if not purge:
         links.extend(
@@ -215,11 +217,17 @@ def apply_delete(org: Org, plan: DeletePlan, purge: bool = False) -> None:
         )
     for name, record_ids in plan.closure.items():
         links.extend(_clear_lookups(org, org.schema.get(name), record_ids, plan.closure))
+    gone = {
+        name: ids for name, ids in plan.closure.items() if purge or not has_recycle_bin(org.schema.get(name))
+    }
+    for name, record_ids in gone.items():
+        org.before_write(name)
+        org.con.execute(
+            f'DELETE FROM {quote(name)} WHERE "Id" IN (SELECT unnest(?::VARCHAR[]))', [record_ids]
+        )
+        if not has_recycle_bin(org.schema.get(name)):
+            org.notify(name, record_ids, DELETE)
     if purge:
-        for name, record_ids in plan.closure.items():
-            org.con.execute(
-                f'DELETE FROM {quote(name)} WHERE "Id" IN (SELECT unnest(?::VARCHAR[]))', [record_ids]
-            )
         _forget(org, [r for ids in plan.closure.values() for r in ids])
     else:
         _remember(org, [link for link in links if link[3] is None or _restored(org, link[1], link[3])])
@@ -260,6 +268,18 @@ def _clear_lookups(
 def _restored(org: Org, object_name: str, field_name: str) -> bool:
     f = org.schema.get(object_name).field(field_name)
     return (object_name, field_name) in RESTORED_LOOKUPS or bool(f is not None and f.custom)
+
+
+def has_recycle_bin(obj: SObject) -> bool:
+    """True for an object whose deleted records go to the recycle bin (it has IsDeleted)."""
+    return obj.field("IsDeleted") is not None
+
+
+def without_recycle_bin(obj: SObject) -> bool:
+    """True for a deletable object with no recycle bin (no IsDeleted, not undeletable: territories,
+    permission sets ...): its records are deleted outright (Object Reference, each object's
+    "Supported Calls" lists delete() but not undelete())."""
+    return obj.field("IsDeleted") is None and obj.deletable and not getattr(obj, "undeletable", True)
 
 
 def mark_deleted(org: Org, obj: SObject, record_ids: list[str], deleted: bool) -> None:

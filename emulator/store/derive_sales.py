@@ -36,10 +36,14 @@ import datetime as dt
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from crmarena_sf.metadata.crmarena_pro import PRO_STAGES
 from crmarena_sf.metadata.model import SObject
 from crmarena_sf.metadata.opportunity_stages import FORECAST_CATEGORIES, OPPORTUNITY_STAGES
 
-_STAGES = {name: (probability, category) for name, probability, category in OPPORTUNITY_STAGES}
+# A new org's stages, and the five of CRMArena-Pro's orgs (their Qualification is the same stage).
+_STAGES = {
+    name: (probability, category) for name, probability, category in (*OPPORTUNITY_STAGES, *PRO_STAGES)
+}
 _CATEGORY_LABELS = dict(FORECAST_CATEGORIES)
 _CLOSED_TASK_STATUSES = frozenset({"Completed"})
 _CENTS = Decimal("0.01")

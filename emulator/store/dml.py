@@ -522,7 +522,7 @@ def undelete(org: Org, object_name: str, record_id: str) -> None:
 def _soft_delete(org: Org, obj: SObject, record_ids: list[str], deleted: bool, purge: bool = False) -> None:
     """Delete (into the recycle bin, or with ``purge`` for good) or undelete ``record_ids`` and what
     goes with them; a restricted child refuses the delete with DELETE_FAILED."""
-    if obj.field("IsDeleted") is None:
+    if not deletion.has_recycle_bin(obj) and not (deleted and deletion.without_recycle_bin(obj)):
         raise SalesforceError("INSUFFICIENT_ACCESS_OR_READONLY", "insufficient access rights on object id")
     if not deleted:
         deletion.undelete_records(org, obj, record_ids)
