@@ -6,6 +6,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from crmarena_sf import interrupts
 from crmarena_sf.emulator.errors import SalesforceError
 
 EXIT_OK = 0
@@ -23,28 +24,46 @@ class CliError(Exception):
         self.exit_code = exit_code
 
 
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (128 + SIGINT, as shells report it)."""
+
+
 def run(func: Callable[[Any], int | None], args: Any) -> int:
-    """Run a command, turning expected failures into a message and an exit code."""
-    try:
-        return func(args) or EXIT_OK
-    except SalesforceError as exc:
+    """Run a command, turning expected failures into a message and an exit code.
+
+    An interrupt always ends with ``interrupted`` and exit 130, whatever error it became on the
+    way (DuckDB answers Ctrl-C inside a statement with ``RuntimeError: Query interrupted``;
+    :mod:`crmarena_sf.interrupts` remembers that it was one).
+    """
+    with interrupts.catching():
+        try:
+            code = func(args) or EXIT_OK
+        except BaseException as exc:
+            if interrupts.is_interrupt(exc):
+                return _interrupted()
+            return _failure(exc)
+        return _interrupted() if interrupts.interrupted() else code
+
+
+def _interrupted() -> int:
+    print("crmarena-sf: interrupted", file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
+def _failure(exc: BaseException) -> int:
+    """The exit code of an expected failure, its one line printed; anything else is raised again."""
+    if isinstance(exc, SalesforceError):
         print(f"crmarena-sf: {exc.error_code}: {exc.message}", file=sys.stderr)
         return EXIT_FAILED
-    except CliError as exc:
+    if isinstance(exc, CliError):
         print(f"crmarena-sf: {exc}", file=sys.stderr)
         return exc.exit_code
-    except (
-        FileNotFoundError,
-        FileExistsError,
-        PermissionError,
-        IsADirectoryError,
-        NotADirectoryError,
-    ) as exc:
+    if isinstance(
+        exc, FileNotFoundError | FileExistsError | PermissionError | IsADirectoryError | NotADirectoryError
+    ):
         print(f"crmarena-sf: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("crmarena-sf: interrupted", file=sys.stderr)
-        return 130
+    raise exc
 
 
 def client_call(func: Callable[[], Any]) -> Any:

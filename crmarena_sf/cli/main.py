@@ -40,8 +40,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt:  # Ctrl-C while the commands load
+        print("crmarena-sf: interrupted", file=sys.stderr)
+        return cli_errors.EXIT_INTERRUPTED
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
