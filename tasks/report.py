@@ -23,7 +23,7 @@ from typing import Any
 from crmarena_sf.tasks.families import ALL_FAMILIES, FAMILIES
 from crmarena_sf.tasks.leaderboard import ABBREVIATIONS, COLUMNS, FRAMEWORKS, PAPER, ROWS, SOURCE
 from crmarena_sf.tasks.report_style import CSS
-from crmarena_sf.tasks.results import EpisodeResult, Results
+from crmarena_sf.tasks.results import UNSCORED_CAUSES, EpisodeResult, Results
 
 MAX_FIELD_CHARS = 600
 """A step field longer than this is clipped in the page (results.json has it whole)."""
@@ -83,7 +83,6 @@ def render_html(results: Results, data: dict[str, Any]) -> str:
 def _header(results: Results, who: str) -> str:
     settings = results.settings
     errors = sum(1 for e in results.scored if e.error)
-    unscored = len(results.unscored)
     facts = [
         f"{len(results.episodes):,} episodes",
         f"{len(results.scores)} of {len(FAMILIES) if set(results.scores) <= set(FAMILIES) else len(ALL_FAMILIES)} tasks",
@@ -93,10 +92,11 @@ def _header(results: Results, who: str) -> str:
         facts.append(f"org {settings['org']}")
     if errors:
         facts.append(f"{errors} episode{'s' if errors != 1 else ''} failed with an error")
-    if unscored:
+    for cause, episodes in results.unscored_by_cause().items():
+        n = len(episodes)
         facts.append(
-            f"{unscored} episode{'s' if unscored != 1 else ''} not scored (the emulator failed; a resume runs "
-            f"{'them' if unscored != 1 else 'it'} again)"
+            f"{n} episode{'s' if n != 1 else ''} not scored ({UNSCORED_CAUSES.get(cause, cause)}; a resume runs "
+            f"{'them' if n != 1 else 'it'} again)"
         )
     return (
         f"<header><h1>CRMArena results: {_e(who)}</h1>"
@@ -286,7 +286,8 @@ def _episode(episode: EpisodeResult, raw: Any) -> str:
     if episode.error:
         facts.append(("error", episode.error))
     if not episode.scored:
-        facts.append(("scored", "no: a failure outside the agent, left out of every score"))
+        cause = UNSCORED_CAUSES.get(episode.cause or "emulator", episode.cause)
+        facts.append(("scored", f"no: {cause}, a failure outside the agent, left out of every score"))
     if "turns" in raw:
         facts.append(("turns", _as_text(raw["turns"])))
     if isinstance(raw.get("usage"), dict):

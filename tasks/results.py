@@ -5,9 +5,11 @@ episodes: [{idx, task, answer, gold, reward, trajectory, error?, scored?}]}``, w
 CRMArena's order.
 
 An episode is either scored (its reward counts, also when the agent failed with an error) or
-not: ``"scored": false`` marks one that ended on a failure of the machinery around the agent
-(the emulator answered a server error), which says nothing about the agent. Unscored episodes
-stay out of the scores and counts, are counted under ``unscored``, and run again on resume.
+not: ``"scored": false`` marks one that ended on a failure of the machinery around the agent,
+which says nothing about the agent; ``"cause"`` says which (:data:`UNSCORED_CAUSES`: the
+emulator answered a server error, or the model endpoint failed after the client's retries).
+Unscored episodes stay out of the scores and counts, are counted under ``unscored``, are named
+apart under the table, and run again on resume.
 ``read_results`` loads one back (scores are recomputed from the episodes, as the runner
 computed them); keys it does not model (an LLM agent's ``usage``, ``turns``) stay in the raw
 JSON it also returns.
@@ -23,6 +25,13 @@ from typing import Any
 
 from crmarena_sf.tasks.families import ALL_FAMILIES
 from crmarena_sf.tasks.scoring import overall, task_scores
+
+UNSCORED_CAUSES = {
+    "emulator": "the emulator failed",
+    "model_endpoint": "the model endpoint failed",
+    "infrastructure": "the machinery around the agent failed",
+}
+"""Why an episode is not scored -> how the table and the report say it."""
 
 
 class ResultsFileError(ValueError):
@@ -42,6 +51,8 @@ class EpisodeResult:
     usage: dict[str, int] | None = None
     scored: bool = True
     """False when the episode ended on a failure outside the agent (see the module docstring)."""
+    cause: str | None = None
+    """Why an unscored episode is not scored: a key of :data:`UNSCORED_CAUSES`."""
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -57,6 +68,7 @@ class EpisodeResult:
                 out[key] = getattr(self, key)
         if not self.scored:
             out["scored"] = False
+            out["cause"] = self.cause or "emulator"
         return out
 
     @classmethod
@@ -171,6 +183,16 @@ class Results:
             tmp.unlink(missing_ok=True)
         return path
 
+    def unscored_by_cause(self) -> dict[str, list[EpisodeResult]]:
+        """Unscored episodes grouped by cause, in :data:`UNSCORED_CAUSES` order."""
+        groups: dict[str, list[EpisodeResult]] = {}
+        for episode in self.unscored:
+            groups.setdefault(episode.cause or "emulator", []).append(episode)
+        order = list(UNSCORED_CAUSES)
+        return dict(
+            sorted(groups.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order))
+        )
+
     def table(self) -> str:
         """The per-task table the CLI prints: task, episodes, score, then the overall mean."""
         scores, counts = self.scores, self.counts
@@ -183,11 +205,10 @@ class Results:
             lines.append(
                 f"({errors} episode{'s' if errors != 1 else ''} failed with an error; see results.json)"
             )
-        unscored = self.unscored
-        if unscored:
-            n = len(unscored)
+        for episodes in self.unscored_by_cause().values():
+            n = len(episodes)
             lines.append(
-                f"({n} episode{'s' if n != 1 else ''} not scored: {unscored[0].error}; "
+                f"({n} episode{'s' if n != 1 else ''} not scored: {episodes[0].error}; "
                 "the same command runs them again)"
             )
         return "\n".join(lines)
@@ -230,6 +251,9 @@ def _episode_from_json(raw: Any, where: str) -> EpisodeResult:
     scored = raw.get("scored", True)
     if not isinstance(scored, bool):
         raise ResultsFileError(f"{where}: scored must be true or false, not {scored!r}")
+    cause = raw.get("cause")
+    if cause is not None and cause not in UNSCORED_CAUSES:
+        raise ResultsFileError(f"{where}: cause must be one of {', '.join(UNSCORED_CAUSES)}, not {cause!r}")
     return EpisodeResult(
         idx=idx,
         task=task,
@@ -241,6 +265,7 @@ def _episode_from_json(raw: Any, where: str) -> EpisodeResult:
         turns=turns if isinstance(turns, int) and not isinstance(turns, bool) else None,
         usage=usage if isinstance(usage, dict) else None,
         scored=scored,
+        cause=None if scored else cause or "emulator",
     )
 
 
