@@ -10,6 +10,7 @@ import argparse
 
 from crmarena_sf.cli.arguments import non_negative_int, positive_int
 from crmarena_sf.cli.errors import CliError
+from crmarena_sf.cli.paths import output_dir
 from crmarena_sf.loaders.dataset import DatasetError
 from crmarena_sf.loaders.profiles import PROFILES
 
@@ -41,6 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from crmarena_sf.loaders.generate import generate
 
+    output_dir(args.out, "--out", new=True)
     try:
         path = generate(
             args.out,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from crmarena_sf.cli.errors import CliError
+from crmarena_sf.cli.paths import input_file, output_dir
 from crmarena_sf.loaders.dataset import DatasetError
 
 
@@ -36,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
     from crmarena_sf.loaders.crmarena_dump import import_dump
     from crmarena_sf.loaders.dataset import Dataset
 
+    input_file(args.dump, "", "file")
+    output_dir(args.out, "--out", new=True)
     try:
         path = import_dump(args.dump, args.out, progress=not args.quiet)
     except DatasetError as exc:

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 from crmarena_sf.cli.errors import CliError
+from crmarena_sf.cli.paths import output_file
 from crmarena_sf.loaders.dataset import DatasetError
 
 
@@ -36,9 +37,10 @@ def run(args: argparse.Namespace) -> int:
     from crmarena_sf.emulator.store.org import Org
     from crmarena_sf.loaders.load import load_dataset
 
-    target = Path(args.org)
+    target = output_file(args.org, "--org", "crm.duckdb")
     if target.exists():
         raise CliError(f"{target} already exists; choose another org file or remove it first")
+    target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     _remove(tmp)
     try:

@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from crmarena_sf.cli.errors import EXIT_FAILED, EXIT_USAGE, CliError, client_call
+from crmarena_sf.cli.paths import output_dir
 from crmarena_sf.metadata import pull
 
 
@@ -45,6 +46,8 @@ def run_pull(args: argparse.Namespace) -> int:
         if not objects:
             raise CliError("--objects names no object")
     from crmarena_sf.connection.connect import MissingCredentials, connect
+
+    output_dir(args.out, "--out")
 
     try:
         sf = client_call(lambda: connect(backend="salesforce"))

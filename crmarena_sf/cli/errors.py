@@ -61,7 +61,9 @@ def _failure(exc: BaseException) -> int:
     if isinstance(
         exc, FileNotFoundError | FileExistsError | PermissionError | IsADirectoryError | NotADirectoryError
     ):
-        print(f"crmarena-sf: {exc}", file=sys.stderr)
+        # In words, not "[Errno 2] No such file or directory: 'x'"
+        words = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc)
+        print(f"crmarena-sf: {words}", file=sys.stderr)
         return EXIT_USAGE
     raise exc
 
