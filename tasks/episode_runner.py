@@ -71,6 +71,7 @@ class EpisodeRunner:
             fork.clock.freeze(now)  # the instant the task's date literals mean (text-to-SOQL track)
         try:
             result = self._episode(task, sf)
+            result.question = task.query
             failures = emulator_errors(sf) if fork is not None else []
             if failures:
                 result.scored, result.reward, result.cause = False, 0.0, "emulator"
