@@ -245,3 +245,17 @@ def test_results_of_every_suite_report_as_a_table_and_a_page(soql_task_file, tin
         html = page.read_text(encoding="utf-8")
         assert "<abbr>SOQL</abbr>" in html and "1 of 1 tasks" in html
         assert "covers CRMArena&#x27;s nine tasks" in html or "covers CRMArena's nine tasks" in html
+
+
+# ---------------------------------------------------------------------------- an org that does not answer
+def test_an_unreachable_org_is_named_by_its_url(tmp_path, capsys, monkeypatch):
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.setenv("SALESFORCE_INSTANCE_URL", f"https://127.0.0.1:{port}")
+    monkeypatch.setenv("SALESFORCE_SESSION_ID", "00D000000000001!session")
+    message = refused(capsys, ["query", "--backend", "salesforce", "SELECT Id FROM Case"], code=1)
+    assert message == f"cannot reach Salesforce at https://127.0.0.1:{port}: ConnectionError"

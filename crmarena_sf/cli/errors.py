@@ -90,4 +90,15 @@ def client_call(func: Callable[[], Any]) -> Any:
             raise SalesforceError(first.get("errorCode", "UNKNOWN"), first.get("message", "")) from None
         raise CliError(f"HTTP {exc.status}: {content}", EXIT_FAILED) from None
     except requests.RequestException as exc:
-        raise CliError(f"cannot reach Salesforce: {type(exc).__name__}", EXIT_FAILED) from None
+        raise CliError(f"cannot reach Salesforce{_at(exc)}: {type(exc).__name__}", EXIT_FAILED) from None
+
+
+def _at(exc: Exception) -> str:
+    """`` at https://host:port``: where the failed request went (no path: a query string holds SOQL)."""
+    from urllib.parse import urlsplit
+
+    url = getattr(getattr(exc, "request", None), "url", None)
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    return f" at {parts.scheme}://{parts.netloc}"
