@@ -93,7 +93,7 @@ def test_a_task_file_built_on_another_org_is_refused_unless_allowed(task_file, o
     args = ["run", "--agent", "reference", "--tasks", str(task_file), "--org", str(other_seed)]
     message = refused(capsys, [*args, "--out", str(out), "--quiet"])
     assert message.startswith(
-        f"{task_file} were built on another org than --org {other_seed} (org fingerprint "
+        f"the tasks in {task_file} were built on another org than --org {other_seed} (org fingerprint "
     )
     assert message.endswith("run them on the org they were built on, or give --allow-org-mismatch")
     assert os.listdir(tmp_path) == []

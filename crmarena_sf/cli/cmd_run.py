@@ -260,9 +260,9 @@ def _check_fingerprint(args, tasks, sf, backend: str) -> str | None:
     others = [t for t in tasks if t.org_fingerprint and t.org_fingerprint != ours]
     if others and not args.allow_org_mismatch:
         where = f"--org {args.org}" if backend == "emulator" else "the real org"
-        count = "" if len(others) == len(tasks) else f"{len(others)} of {len(tasks)} tasks in "
+        which = "the tasks" if len(others) == len(tasks) else f"{len(others)} of {len(tasks)} tasks"
         raise CliError(
-            f"{count}{args.tasks} were built on another org than {where} (org fingerprint "
+            f"{which} in {args.tasks} were built on another org than {where} (org fingerprint "
             f"{others[0].org_fingerprint}, this org's {ours}), so their gold answers do not hold here: "
             "run them on the org they were built on, or give --allow-org-mismatch"
         )
