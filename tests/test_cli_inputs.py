@@ -20,11 +20,8 @@ from crmarena_sf.cli.main import main
 
 
 @pytest.fixture(scope="module")
-def task_file(tiny_dataset, tmp_path_factory):
-    path = tmp_path_factory.mktemp("inputs") / "tasks.jsonl"
-    args = ["tasks", "build", "--org", str(tiny_dataset), "--per-task", "1", "--out", str(path), "--quiet"]
-    assert main(args) == 0
-    return path
+def task_file(tiny_task_file):
+    return tiny_task_file
 
 
 @pytest.fixture(scope="module")
@@ -154,22 +151,8 @@ def test_a_resume_says_what_it_reuses_and_refuses_a_log_of_changed_agent_code(
 
 # ---------------------------------------------------------------------------- soql-eval
 @pytest.fixture(scope="module")
-def soql_task_file(tiny_dataset, tmp_path_factory):
-    path = tmp_path_factory.mktemp("soql-inputs") / "soql.jsonl"
-    args = [
-        "tasks",
-        "build",
-        "--suite",
-        "soql",
-        "--org",
-        str(tiny_dataset),
-        "--per-task",
-        "8",
-        "--out",
-        str(path),
-    ]
-    assert main([*args, "--quiet"]) == 0
-    return path
+def soql_task_file(tiny_soql_task_file):
+    return tiny_soql_task_file
 
 
 @pytest.mark.parametrize(

@@ -88,24 +88,17 @@ def _run(command: list[str], env: dict[str, str], timeout: float) -> subprocess.
     try:
         out, err = process.communicate(timeout=timeout)
     finally:
-        _end_group(process.pid)
+        _end(process.pid, group=True)
         process.wait()
     return subprocess.CompletedProcess(command, process.returncode, out, err)
 
 
-def _end_group(group: int) -> None:
+def _end(pid: int, *, group: bool = False) -> None:
+    """End a process (or the process group it leads): SIGTERM, then SIGKILL if it is still there."""
+    send = os.killpg if group else os.kill
     for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
-            os.killpg(group, sig)
-        except ProcessLookupError:
-            return
-        time.sleep(0.2)
-
-
-def _end(pid: int) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.kill(pid, sig)
+            send(pid, sig)
         except ProcessLookupError:
             return
         time.sleep(0.2)

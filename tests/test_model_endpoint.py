@@ -19,11 +19,8 @@ from crmarena_sf.cli.main import main
 
 
 @pytest.fixture(scope="module")
-def task_file(tiny_dataset, tmp_path_factory):
-    path = tmp_path_factory.mktemp("endpoint") / "tasks.jsonl"
-    args = ["tasks", "build", "--org", str(tiny_dataset), "--per-task", "1", "--out", str(path), "--quiet"]
-    assert main(args) == 0
-    return path
+def task_file(tiny_task_file):
+    return tiny_task_file
 
 
 def gold_answers(task_file, refuse=lambda task: False):
