@@ -2,11 +2,13 @@
 
 Python turns SIGINT into ``KeyboardInterrupt`` in the main thread. But while the main thread
 is inside a DuckDB statement, DuckDB's Python client polls for signals, cancels the statement
-and raises ``RuntimeError: Query interrupted`` instead; the emulator's error boundary then
-answers it as ``UNKNOWN_EXCEPTION`` like any engine failure, and an agent reads that as one
-more observation. The interrupt is gone, and the work goes on as if nothing had happened.
+and raises ``RuntimeError: Query interrupted`` instead. Left alone, the emulator's error
+boundary would answer that as ``UNKNOWN_EXCEPTION`` like any engine failure (with a logged
+traceback), an agent would read it as one more observation, and the work would go on as if
+nothing had happened. So the boundary asks :func:`is_interrupt` and raises the interrupt
+again, and since other code on the way may still catch an error:
 
-While :func:`catching` is active, SIGINT first sets a process-wide flag and then does what it
+while :func:`catching` is active, SIGINT first sets a process-wide flag and then does what it
 did before (by default, raise ``KeyboardInterrupt``). Whoever ends a step (the benchmark
 runner after each episode, the CLI when a command ends in any error) asks :func:`interrupted`
 and stops: :func:`stop_if_interrupted` raises ``KeyboardInterrupt``. Only the main thread
@@ -62,7 +64,7 @@ def catching() -> Iterator[None]:
         yield
         return
     previous = signal.getsignal(signal.SIGINT)
-    if previous == signal.SIG_IGN:
+    if previous == signal.SIG_IGN or previous is None:  # ignored, or a handler not set from Python
         yield
         return
 

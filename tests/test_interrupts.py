@@ -95,7 +95,7 @@ def long_task_file(tiny_dataset, tmp_path_factory):
     records = [json.loads(line) for line in built.read_text().splitlines()]
     path = folder / "tasks.jsonl"
     with path.open("w") as out:
-        for copy in range(15):
+        for copy in range(30):
             for n, record in enumerate(records):
                 out.write(json.dumps({**record, "idx": copy * len(records) + n}) + "\n")
     return path
@@ -148,7 +148,7 @@ def test_an_interrupted_generate_leaves_nothing_behind(tmp_path):
     rng = random.Random("issue 25: generate")
     for n in range(3):
         target = tmp_path / f"ds{n}"
-        process = start(["generate", "--profile", "full", "--scale", "2", "--out", str(target), "--quiet"])
+        process = start(["generate", "--profile", "full", "--scale", "3", "--out", str(target), "--quiet"])
         wait_for(lambda t=target: any(p.name.startswith(f".{t.name}.") for p in tmp_path.iterdir()), process)
         code, printed, err = interrupt(process, rng.uniform(0, 2.0))
         assert (code, err, printed) == (130, INTERRUPTED, "")

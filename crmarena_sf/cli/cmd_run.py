@@ -10,6 +10,7 @@ after an interruption resumes and skips them (--fresh starts over).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 
@@ -148,10 +149,10 @@ def run_benchmark_command(args) -> int:
     episode_log = EpisodeLog(log, run_key)
     if log.exists() and not args.fresh:
         try:
-            done = episode_log.read()
+            logged = episode_log.read()
         except EpisodeLogMismatch as exc:
             raise CliError(str(exc)) from None
-        reused = sum(1 for t in tasks if t.idx in done)
+        reused = sum(1 for t in tasks if t.idx in logged)
         print(
             f"resuming: {reused} episodes from {log} reused, {len(tasks) - reused} to run (--fresh starts over)",
             file=sys.stderr,
@@ -209,8 +210,10 @@ def run_benchmark_command(args) -> int:
 
 
 def _refuse_contradictions(args) -> None:
-    """Options that cannot hold together are refused, not half obeyed."""
+    """Options that cannot hold together are refused, not half obeyed (and --ray without Ray)."""
     if args.ray is not None:
+        if importlib.util.find_spec("ray") is None:
+            raise CliError("--ray needs Ray: pip install -e '.[ray]'")
         for given, option in ((args.parallel, "--parallel"), (args.workers, "--workers")):
             if given is not None:
                 raise CliError(

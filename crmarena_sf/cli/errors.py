@@ -37,12 +37,12 @@ def run(func: Callable[[Any], int | None], args: Any) -> int:
     """
     with interrupts.catching():
         try:
-            code = func(args) or EXIT_OK
+            # A command that handles Ctrl-C itself and returns (serve stops on it) keeps its exit code.
+            return func(args) or EXIT_OK
         except BaseException as exc:
             if interrupts.is_interrupt(exc):
                 return _interrupted()
             return _failure(exc)
-        return _interrupted() if interrupts.interrupted() else code
 
 
 def _interrupted() -> int:
