@@ -4,6 +4,7 @@ well-formed HTML page that escapes everything the results file holds."""
 from __future__ import annotations
 
 import contextlib
+import html
 import io
 import json
 import os
@@ -376,6 +377,24 @@ def test_the_reference_page_has_one_details_per_episode_with_its_steps(reference
     assert "This run recorded no token usage" in text
     for _, task in COLUMNS:
         assert parsed.find("section", id=f"task-{task}") and parsed.find("a", href=f"#task-{task}")
+
+
+def test_the_page_shows_each_question_the_always_none_baseline_and_no_null_setting(reference_page):
+    """Issue 25: what an episode asked, and what answering None to everything would have scored."""
+    page, parsed, data = reference_page
+    text = "".join(parsed.text)
+    assert all(html.escape(e["question"], quote=False) in page for e in data["episodes"])
+    assert all(e["question"] in text for e in data["episodes"])
+    none = data["baselines"]["always_none"]
+    assert re.findall(r'<td class="num baseline">([\d.]+)</td>', page) == [
+        f"{none['scores'][task]:.1f}" for task in data["scores"]
+    ] + [f"{none['overall']:.1f}"]
+    row = re.search(
+        r'<tr class="baseline"><th>baseline</th><th>always None \(same episodes\)</th>(.*?)</tr>', page
+    )
+    assert re.findall(r">(\d+\.\d)<", row.group(1))[-1] == f"{none['overall']:.1f}"
+    settings = re.search(r'<section id="settings">(.*?)</section>', page).group(1)
+    assert "null" not in settings and "None" not in settings and "<th>limit</th>" not in settings
 
 
 @pytest.fixture(scope="module")
