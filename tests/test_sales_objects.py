@@ -181,6 +181,11 @@ def test_activities_point_at_whom_and_what_they_are_about(sf):
         "records"
     ][0]
     assert (found["Who"]["Name"], found["What"]["Name"]) == ("Lee", "Acme")
+    # What.Type is the Name entity's Type, the related record's object, never the Account's own
+    # Type field: https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_objects_name.htm
+    assert found["What"]["Type"] == "Account"
+    typed = sf.query("SELECT Subject FROM Task WHERE What.Type = 'Account' AND IsClosed = true")
+    assert [r["Subject"] for r in typed["records"]] == [found["Subject"]]
     parent = sf.query(
         f"SELECT (SELECT Subject FROM Tasks), (SELECT Subject FROM Events) FROM Account WHERE Id = '{account}'"
     )

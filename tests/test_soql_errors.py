@@ -193,6 +193,15 @@ def test_aggregate_rules(built):
     assert error_of(org, "SELECT Id Name FROM Account").message.endswith(
         "only aggregate expressions use field aliasing"
     )
+    # Two columns of one name in an aggregate record are refused; users alias one of them
+    # (https://github.com/sfdx-mass-action-scheduler/sfdx-mass-action-scheduler/issues/119).
+    err = error_of(
+        org, "SELECT Account.Name, Owner.Name, COUNT(Id) FROM Case GROUP BY Account.Name, Owner.Name"
+    )
+    assert (err.error_code, err.message.splitlines()[-1]) == ("MALFORMED_QUERY", "duplicate alias: Name")
+    assert error_of(
+        org, "SELECT Status n, Origin N, COUNT(Id) FROM Case GROUP BY Status, Origin"
+    ).message.endswith("duplicate alias: N")
     err = error_of(org, "SELECT Description, COUNT(Id) FROM Case GROUP BY Description")
     assert err.message.endswith("field 'Description' can not be grouped in a query call")
     err = error_of(org, "SELECT Id FROM Case WHERE Description = 'x'")

@@ -153,7 +153,9 @@ class _Binder:
                 if bound.aggregate:
                     if _group_key(node) not in grouped:
                         raise malformed(f"Field must be grouped or aggregated: {node.text}", offset_of(node))
-                    bound.items.append(ExprItem(node, alias or resolved.field.name, resolved.field))
+                    self.add_aggregate_item(
+                        bound, ExprItem(node, alias or resolved.field.name, resolved.field), item
+                    )
                 else:
                     self.add_field(bound, FieldItem(resolved, resolved.field.name, resolved.names), node)
                 continue
@@ -182,7 +184,25 @@ class _Binder:
             if key is None:
                 key = f"expr{expr_index}"
                 expr_index += 1
-            bound.items.append(ExprItem(node, key, _field_of(node)))
+            self.add_aggregate_item(bound, ExprItem(node, key, _field_of(node)), item)
+
+    @staticmethod
+    def add_aggregate_item(bound: BoundQuery, item: ExprItem, node: exp.Expression) -> None:
+        """Add a column of an aggregate result; two columns of one name are refused.
+
+        An aggregate result's columns are keyed by alias, else by the field's own name, so
+        ``SELECT Account.Name, Owner.Name, COUNT(Id) FROM Opportunity GROUP BY Account.Name,
+        Owner.Name`` would answer two ``Name`` columns in one record: Salesforce refuses it, and
+        users alias one of them (https://github.com/sfdx-mass-action-scheduler/sfdx-mass-action-scheduler/issues/119:
+        "had to use aliases because 'Name' was used twice"), as it refuses an alias given twice.
+        """
+        key = item.key.lower()
+        seen = bound.tree.meta.setdefault("_aggregate_keys", set())
+        if key in seen:
+            where = node.args["alias"] if isinstance(node, exp.Alias) else node
+            raise malformed(f"duplicate alias: {item.key}", offset_of(where))
+        seen.add(key)
+        bound.items.append(item)
 
     def fields_macro(self, node: nodes.FieldsMacro, bound: BoundQuery) -> None:
         kind = node.name

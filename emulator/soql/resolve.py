@@ -66,10 +66,12 @@ class JoinNode:
         sources = []
         for obj, alias in self.targets:
             f = obj.field(field_name)
-            if f is not None and not f.is_compound:
+            # Name.Type is the record's object (User, Opportunity) or, for a Group, its own Type
+            # (Queue): an Account's or an Opportunity's own Type field is not what What.Type reads.
+            by_object = field_name == "Type" and self.polymorphic and obj.name != "Group"
+            if f is not None and not f.is_compound and not by_object:
                 sources.append(column(alias, f.name))
             elif field_name == "Type" and self.polymorphic:
-                # Name.Type is the record's object (User) or, for a Group, its own Type (Queue).
                 sources.append(
                     exp.If(
                         this=exp.Not(this=exp.Is(this=column(alias, "Id"), expression=exp.Null())),
