@@ -148,6 +148,21 @@ def test_real_org_instance_url_and_session_id_need_no_login(monkeypatch):
     assert sf.session_id == "00D!abc" and sf.base_url == "https://acme.my.salesforce.com/services/data/v62.0/"
 
 
+@pytest.mark.parametrize(
+    "url", ["not a url", "http://", "https://exa mple.com", "ftp://x.my.salesforce.com", "https://[bad"]
+)
+def test_an_instance_url_that_is_not_a_url_is_refused_before_any_call(monkeypatch, url):
+    # simple-salesforce would keep only its "host" (https://none for "not a url") or raise from urllib.
+    monkeypatch.setenv("SALESFORCE_INSTANCE_URL", url)
+    monkeypatch.setenv("SALESFORCE_SESSION_ID", "00D!abc")
+    with pytest.raises(MissingCredentials) as refused:
+        connect(backend="salesforce")
+    assert str(refused.value) == (
+        f"the instance URL (SALESFORCE_INSTANCE_URL) is not an org's URL: {url!r} "
+        "(expected https://DOMAIN.my.salesforce.com)"
+    )
+
+
 def test_missing_credentials_name_the_variables_and_never_the_secrets(monkeypatch):
     monkeypatch.setenv("SALESFORCE_PASSWORD", "hunter2-secret")
     with pytest.raises(MissingCredentials) as missing:

@@ -143,7 +143,8 @@ def connect_salesforce(
     if session is not None:
         common["session"] = session
     if values.get("instance_url") and values.get("session_id"):
-        return Salesforce(instance_url=values["instance_url"], session_id=values["session_id"], **common)
+        instance_url = _checked_instance_url(values["instance_url"])
+        return Salesforce(instance_url=instance_url, session_id=values["session_id"], **common)
     if (
         values.get("username")
         and values.get("password")
@@ -176,6 +177,26 @@ def connect_salesforce(
         + ", ".join(missing)
         + " (SALESFORCE_DOMAIN=test for a sandbox), or SALESFORCE_INSTANCE_URL and SALESFORCE_SESSION_ID"
     )
+
+
+def _checked_instance_url(url: str) -> str:
+    """The org's URL as given, once it is one: ``http(s)://host[:port][/]``.
+
+    simple-salesforce keeps only the host of what it is given (``not a url`` becomes
+    ``https://none``, ``ftp://x`` silently ``https://x``), so a mistyped variable would only show as
+    a network error far from its cause, or as a traceback for an unparsable one.
+    """
+    from urllib.parse import urlsplit
+
+    problem = f"the instance URL (SALESFORCE_INSTANCE_URL) is not an org's URL: {url!r} (expected https://DOMAIN.my.salesforce.com)"
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        raise MissingCredentials(problem) from None
+    if parts.scheme not in ("https", "http") or not parts.hostname or " " in url.strip() or port == 0:
+        raise MissingCredentials(problem)
+    return url.strip()
 
 
 def _credentials(given: dict[str, Any], env_file: str | Path | None) -> dict[str, Any]:
