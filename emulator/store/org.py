@@ -66,6 +66,10 @@ CHECK_THREADS = os.environ.get("CRMARENA_SF_CHECK_THREADS", "") not in ("", "0")
 """Raise :class:`CursorMisuse` when a thread takes an org's cursor without its lock (see the module docstring)."""
 
 
+ADMIN_USER_ID = ids.make_id("005", 1)
+"""The Id of every org's admin user, the running user (made once: every query's plan key holds it)."""
+
+
 class CursorMisuse(RuntimeError):
     """An org's own cursor taken by a thread that neither holds the org's lock nor made the org."""
 
@@ -372,7 +376,7 @@ class Org:
     @property
     def user_id(self) -> str:
         """The running user: the org's admin user."""
-        return ids.make_id("005", 1)
+        return ADMIN_USER_ID
 
     def sobject(self, name: str) -> SObject:
         """The describe of ``name``; 404 NOT_FOUND (the REST answer) when the org has no such object."""
