@@ -35,7 +35,7 @@ from crmarena_sf.emulator.soql.json_records import MANY_ROWS
 from crmarena_sf.emulator.soql.seek import bind_id_list
 from crmarena_sf.emulator.soql.shape import bulk_allocation, child_result
 from crmarena_sf.emulator.soql.translate import QueryPlan
-from crmarena_sf.emulator.wire import to_json
+from crmarena_sf.emulator.wire import encode_json
 
 if TYPE_CHECKING:
     from crmarena_sf.emulator.store.org import Org
@@ -184,9 +184,8 @@ def _as_json(head: dict, records: list) -> bytes:
     if records and isinstance(records[0], str):
         items = ",".join(records)
     else:
-        items = json.dumps(records, default=to_json, ensure_ascii=False, separators=(",", ":"))[1:-1]
-    start = json.dumps(head, ensure_ascii=False, separators=(",", ":"))[:-1]
-    return f'{start},"records":[{items}]}}'.encode()
+        items = encode_json(records)[1:-1]
+    return f'{encode_json(head)[:-1]},"records":[{items}]}}'.encode()
 
 
 def shape_records(
