@@ -7,6 +7,7 @@ import shutil
 import duckdb
 import pytest
 from crmarena_sf.emulator import soql
+from crmarena_sf.emulator.store import files
 from crmarena_sf.emulator.store.org import Org
 from crmarena_sf.loaders.dataset import Dataset, DatasetError
 from crmarena_sf.loaders.load import LOAD_KIND, load_dataset
@@ -102,6 +103,22 @@ def test_an_object_the_schema_lacks_is_refused(tiny, tmp_path):
     (copy / "manifest.json").write_text(manifest)
     with pytest.raises(DatasetError, match="objects not in this org's schema: Widget__c"):
         load_dataset(copy)
+
+
+def compressions(path) -> set[str]:
+    """How DuckDB stores the columns of an org file's biggest text table (pragma storage_info)."""
+    with duckdb.connect(str(path), read_only=True) as con:
+        rows = con.execute("SELECT DISTINCT compression FROM pragma_storage_info('EmailMessage')").fetchall()
+    return {row[0] for row in rows}
+
+
+def test_a_small_org_file_is_stored_uncompressed_and_a_large_one_compressed(tiny, tmp_path, monkeypatch):
+    # Uncompressed, DuckDB reads an org file as fast as memory; a large org keeps the disk small.
+    load_dataset(tiny, Org.new(path=tmp_path / "small.duckdb")).close()
+    assert compressions(tmp_path / "small.duckdb") <= {"Uncompressed", "Constant"}
+    monkeypatch.setattr(files, "UNCOMPRESSED_MAX_RECORDS", 10)  # the tiny dataset counts as large now
+    load_dataset(tiny, Org.new(path=tmp_path / "large.duckdb")).close()
+    assert compressions(tmp_path / "large.duckdb") - {"Uncompressed", "Constant"}
 
 
 def test_cli_load_creates_an_org_file_and_never_overwrites(tiny, tmp_path, capsys):

@@ -36,10 +36,11 @@ if TYPE_CHECKING:
 INDEX_MIN_ROWS = 20_000
 """Tables with at least this many rows are indexed."""
 
-LAYOUT = 4
+LAYOUT = 5
 """What an org file built by this code holds beyond its tables: 4 = large tables carry these
-indexes, and the search index's large token tables one on ``token``. Caches of built org files
-(the default org, the benchmark's scaled org) key on it, so a file built before is rebuilt."""
+indexes, and the search index's large token tables one on ``token``; 5 = and a small org is
+stored uncompressed (:func:`crmarena_sf.emulator.store.files.store_for_size`). Caches of built
+org files (the default org, the benchmark's scaled org) key on it, so a file built before is rebuilt."""
 
 INDEX_PREFIX = "_sf_idx_"
 _CACHE_KEY = "store.indexed"
