@@ -116,7 +116,9 @@ def context(org: Org) -> CompileContext:
 OPTIONS_KEY = "soql.plan_options"
 
 
-def plan_options(org: Org, include_deleted: bool, api_version: str, restrict_ids: bool = False) -> PlanOptions:
+def plan_options(
+    org: Org, include_deleted: bool, api_version: str, restrict_ids: bool = False
+) -> PlanOptions:
     """The :class:`PlanOptions` ``org``'s queries compile with now (one object while nothing they depend on changes).
 
     Asking the org's tables, indexes and recycle bin costs more than finding a cached plan; the
