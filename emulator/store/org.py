@@ -303,6 +303,15 @@ class Org:
             if index:
                 saved.notify("", [], FILE_WRITTEN)  # the search index (the SOSL engine's) writes itself in
 
+    def checkpoint(self) -> None:
+        """Write what is committed into the org's file now (DuckDB's CHECKPOINT; nothing for an org in memory).
+
+        Run on the connection the org was made with: DuckDB refuses it on a cursor while another
+        cursor of the database holds a result open.
+        """
+        with _root_lock:
+            self._root.execute("CHECKPOINT")
+
     def fork(self) -> Org:
         """A private copy of this org's committed state; writes on either side stay on that side."""
         with self.lock:
