@@ -9,7 +9,8 @@ Enabled by the ``pytest11`` entry point when crmarena-sf is installed; nothing t
   date literals (``TODAY``, ``LAST_N_DAYS:7``, ``THIS_YEAR``) mean a fixed moment;
 - ``sf_clock``: the clock of ``sf_org``'s org (``sf_clock.freeze(...)`` inside a test);
 - ``@pytest.mark.crmarena_org(PATH)`` or ``--crmarena-org PATH`` (or the ``crmarena_org``
-  ini option): run ``sf_org`` on another org, a dataset directory or an org file.
+  ini option): run ``sf_org`` on another org: ``crmarena-pro-b2b`` or ``crmarena-pro-b2c``
+  (CRMArena-Pro's orgs), a dataset directory or an org file.
 
 Each org named is opened once per session and forked per test (milliseconds).
 """
@@ -27,10 +28,12 @@ def pytest_addoption(parser) -> None:
         "--crmarena-org",
         default=None,
         metavar="ORG",
-        help="the org sf_org forks: crmarena (default), a dataset directory or an org file",
+        help="the org sf_org forks: crmarena (default), crmarena-pro-b2b, crmarena-pro-b2c, a dataset directory or an org file",
     )
     parser.addini(
-        "crmarena_org", "the org sf_org forks (crmarena, a dataset directory or an org file)", default=""
+        "crmarena_org",
+        "the org sf_org forks (crmarena, crmarena-pro-b2b, crmarena-pro-b2c, a dataset directory or an org file)",
+        default="",
     )
 
 

@@ -21,6 +21,7 @@ A file that is not SQLite, or a SQLite file of another layout, ends with one cle
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -68,13 +69,38 @@ def import_dump(
     db_path: str | Path, out: str | Path, *, progress: bool = False, schema: Schema | None = None
 ) -> Path:
     """Convert the SQLite dump at ``db_path`` into a new dataset directory ``out``."""
-    tables = read_dump(db_path)
-    schema = schema or load_schema()
+    return convert_dump(
+        db_path,
+        read_dump(db_path),
+        out,
+        schema or load_schema(),
+        DumpConverter,
+        lambda converter, repairs: {
+            "source": "crmarena-dump",
+            "dump": Path(db_path).name,
+            "repairs": repairs,
+        },
+        progress=progress,
+    )
+
+
+def convert_dump(
+    db_path: str | Path,
+    tables: dict[str, list[dict[str, Any]]],
+    out: str | Path,
+    schema: Schema,
+    converter_class: type[DumpConverter],
+    manifest: Callable[[DumpConverter, dict[str, int]], dict[str, Any]],
+    *,
+    progress: bool = False,
+) -> Path:
+    """Stage a dump's rows with ``converter_class``, repair dangling references, write and validate
+    the objects, and commit the dataset with ``manifest(converter, repairs)``."""
     with (
         DatasetWriter(out, schema) as writer,
         progress_bar(4, "importing", enabled=progress) as bar,
     ):
-        converter = DumpConverter(tables, schema, writer)
+        converter = converter_class(tables, schema, writer)
         converter.stage_all()
         bar.update(1)
         repairs = repair_references(writer, converter.staged, schema)
@@ -87,13 +113,20 @@ def import_dump(
                 f"{db_path}: the dump does not fit the metadata:\n  " + "\n  ".join(problems[:20])
             )
         bar.update(1)
-        path = writer.commit({"source": "crmarena-dump", "dump": Path(db_path).name, "repairs": repairs})
+        path = writer.commit(manifest(converter, repairs))
         bar.update(1)
     return path
 
 
-def read_dump(db_path: str | Path) -> dict[str, list[dict[str, Any]]]:
-    """Rows of every dump table (column names lower-cased), after checking the layout."""
+def read_dump(
+    db_path: str | Path,
+    tables: dict[str, tuple[str, ...]] = DUMP_TABLES,
+    *,
+    kind: str = "CRMArena dump",
+    layout: str = "the layout of CRMArena's local_data/crmarena_data.db",
+) -> dict[str, list[dict[str, Any]]]:
+    """Rows of every dump table (column names lower-cased), after checking the layout: ``tables``
+    names each table and the columns it must have; ``kind`` and ``layout`` word the refusal."""
     path = Path(db_path)
     if not path.is_file():
         raise DatasetError(f"no such file: {path}")
@@ -105,21 +138,20 @@ def read_dump(db_path: str | Path) -> dict[str, list[dict[str, Any]]]:
         names = {
             r[0].lower(): r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
-        missing = [t for t in DUMP_TABLES if t.lower() not in names]
+        missing = [t for t in tables if t.lower() not in names]
         if missing:
             raise DatasetError(
-                f"{path} is not a CRMArena dump: it lacks the tables {', '.join(missing)} "
-                "(expected the layout of CRMArena's local_data/crmarena_data.db)"
+                f"{path} is not a {kind}: it lacks the tables {', '.join(missing)} (expected {layout})"
             )
         out = {}
-        for table, needed in DUMP_TABLES.items():
+        for table, needed in tables.items():
             actual = names[table.lower()]
             cursor = con.execute(f"SELECT * FROM {quote(actual)}")
             columns = [d[0].lower() for d in cursor.description]
             lacking = [c for c in needed if c.lower() not in columns]
             if lacking:
                 raise DatasetError(
-                    f"{path} is not a CRMArena dump: table {actual} lacks the columns {', '.join(lacking)}"
+                    f"{path} is not a {kind}: table {actual} lacks the columns {', '.join(lacking)}"
                 )
             out[table] = [dict(zip(columns, row)) for row in cursor.fetchall()]
         return out

@@ -14,7 +14,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from crmarena_sf.emulator import ids
-from crmarena_sf.emulator.store.ddl import column_type
+from crmarena_sf.emulator.store.ddl import declared_type
 from crmarena_sf.emulator.store.derive import AUTONUMBER_FORMATS
 from crmarena_sf.emulator.store.seed import STANDARD_USER_PROFILE_ID
 from crmarena_sf.emulator.wire import parse_date, parse_datetime
@@ -99,7 +99,7 @@ class DumpConverter:
             f = obj.field(name)
             if f is None:
                 raise AssertionError(f"importer writes {obj_name}.{name}, which the schema lacks")
-            typed[f.name] = (column_type(f), values)
+            typed[f.name] = (declared_type(f), values)
         self.writer.stage(f"raw_{obj_name}", typed)
         self.staged.append(obj_name)
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-from crmarena_sf.emulator.store.ddl import column_type, quote
+from crmarena_sf.emulator.store.ddl import declared_type, quote
 from crmarena_sf.loaders import sqlids
 from crmarena_sf.loaders.fill import fill_expression
 from crmarena_sf.metadata.model import Schema
@@ -85,12 +85,16 @@ class DatasetWriter:
         self._pool: ThreadPoolExecutor | None = None
         self._pending: list[tuple[str, Future]] = []
         staging = str(self.tmp / "_staging.duckdb") if on_disk else ":memory:"
-        self.con = duckdb.connect(staging)
-        self.con.execute("SET preserve_insertion_order = true")
-        self.con.execute("SET enable_progress_bar = false")
-        self.con.execute(f"SET memory_limit = '{STAGING_MEMORY}'")
-        self.con.execute(f"SET temp_directory = {_sql_string(str(self.tmp / '_spill'))}")
-        sqlids.install(self.con)
+        try:
+            self.con = duckdb.connect(staging)
+            self.con.execute("SET preserve_insertion_order = true")
+            self.con.execute("SET enable_progress_bar = false")
+            self.con.execute(f"SET memory_limit = '{STAGING_MEMORY}'")
+            self.con.execute(f"SET temp_directory = {_sql_string(str(self.tmp / '_spill'))}")
+            sqlids.install(self.con)
+        except BaseException:  # Ctrl-C included: the context manager that cleans up never started
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            raise
 
     def __enter__(self) -> DatasetWriter:
         return self
@@ -137,7 +141,7 @@ class DatasetWriter:
         """Write ``object_name``'s Parquet file from ``select_sql``, rows in its order.
 
         Result columns the object's describe lacks are dropped (and reported in the manifest);
-        the rest are cast to the org's column types and written in describe order. With
+        the rest are cast to the types their describe declares and written in describe order. With
         ``background`` the file is written by a worker thread while the caller goes on (DuckDB
         works without the GIL); the staged tables the SELECT reads must not change afterwards.
         :meth:`wait` (called by :meth:`files` and :meth:`commit`) collects the results.
@@ -154,7 +158,7 @@ class DatasetWriter:
         columns = []
         for f in obj.stored_fields:
             if f.name in present:
-                columns.append(f"CAST(src.{quote(f.name)} AS {column_type(f)}) AS {quote(f.name)}")
+                columns.append(f"CAST(src.{quote(f.name)} AS {declared_type(f)}) AS {quote(f.name)}")
             elif not f.nillable and f.type == "boolean":
                 # Checkbox fields always have a value in an org: write the default the org would.
                 columns.append(f"CAST({fill_expression(obj, f, set(present))} AS BOOLEAN) AS {quote(f.name)}")
@@ -282,6 +286,16 @@ class Dataset:
     def objects(self) -> list[str]:
         """Object names, in the manifest's order."""
         return list(self.files)
+
+    @property
+    def schema_profile(self) -> str:
+        """The schema profile the dataset's org has (``crmarena`` unless the manifest names another)."""
+        return self.manifest.get("schema", "crmarena")
+
+    @property
+    def key_prefixes(self) -> dict[str, str]:
+        """Custom objects whose key prefix differs from the schema's (an imported org's own), by object."""
+        return dict(self.manifest.get("key_prefixes", {}))
 
     @property
     def latent(self) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from crmarena_sf.emulator.store.org import Org
 from crmarena_sf.emulator.store.seed import STANDARD_PRICEBOOK_ID
 from crmarena_sf.loaders.dataset import Dataset, DatasetError
 from crmarena_sf.loaders.fill import fill_expression
+from crmarena_sf.metadata import PROFILES
 from crmarena_sf.metadata.model import SObject
 
 from crmarena_sf.progress import progress_bar, progress_factory
@@ -35,14 +36,14 @@ LOAD_KIND = LOAD
 
 
 def load_dataset(dataset_dir: str | Path, org: Org | None = None, *, progress: bool = False) -> Org:
-    """Load the dataset at ``dataset_dir`` into ``org`` (default: a fresh in-memory ``Org.new()``).
+    """Load the dataset at ``dataset_dir`` into ``org`` (default: a fresh in-memory org, :func:`new_org_for`).
 
     ``org`` must be a new org (nothing but what :mod:`crmarena_sf.emulator.store.seed` puts there). An
     org file (``org.path``) gets its search index built too.
     Raises :class:`DatasetError` when the dataset does not fit the org; the org is then unchanged.
     """
     dataset = Dataset(dataset_dir)
-    target = org if org is not None else Org.new()
+    target = org if org is not None else new_org_for(dataset)
     try:
         counts = _record_counts(dataset) if target.path is not None else None
         if counts is not None:  # small tables of an org file are read faster uncompressed
@@ -68,6 +69,25 @@ def _record_counts(dataset: Dataset) -> dict[str, int] | None:
     if not isinstance(counts, dict) or not all(isinstance(n, int) for n in counts.values()):
         return None
     return counts
+
+
+def new_org_for(dataset: Dataset | str | Path, path: str | Path | None = None) -> Org:
+    """A new org of the schema the dataset was made for (its manifest's ``schema`` profile), with
+    the custom-object key prefixes an imported org used (a real org hands them out per org)."""
+    dataset = dataset if isinstance(dataset, Dataset) else Dataset(dataset)
+    if dataset.schema_profile not in PROFILES:
+        raise DatasetError(f"{dataset.path}: unknown schema {dataset.schema_profile!r} in its manifest")
+    org = Org.new(profile=dataset.schema_profile, path=path)
+    if dataset.key_prefixes:
+        from crmarena_sf.emulator.store.schema_extension import extend_org
+        from crmarena_sf.metadata.crmarena_pro import with_key_prefixes
+
+        try:
+            extend_org(org, *with_key_prefixes(org.schema, dataset.key_prefixes))
+        except ValueError as exc:
+            org.close()
+            raise DatasetError(f"{dataset.path}: {exc}") from None
+    return org
 
 
 def _load(dataset: Dataset, org: Org, progress: bool) -> None:

@@ -82,14 +82,21 @@ class _Checker:
 
     def _collect_ids(self, names: list[str]) -> None:
         self.present = {name for name in names if "Id" in self._columns(name)}
-        parts = [f'SELECT "Id" AS id FROM {quote(name)}' for name in sorted(self.present)]
+        parts = [
+            f'SELECT "Id" AS id, {_sql_string(name)} AS object FROM {quote(name)}'
+            for name in sorted(self.present)
+        ]
+        union = " UNION ALL ".join(parts) or "SELECT NULL::VARCHAR AS id, NULL::VARCHAR AS object WHERE false"
+        # Every Id read once into memory: reference checks look Ids up here instead of reading each
+        # target object's file again for every field that points at it.
+        self.con.execute(f"CREATE TEMP TABLE _all_ids AS {union}")
         # Checked once here, so per-object queries only look malformed Ids up (the macro is costly to plan).
-        union = " UNION ALL ".join(parts) or "SELECT NULL::VARCHAR AS id WHERE false"
-        self.con.execute(f"CREATE TEMP TABLE _bad_ids AS SELECT id FROM ({union}) WHERE NOT sfid_valid(id)")
+        self.con.execute("CREATE TEMP TABLE _bad_ids AS SELECT id FROM _all_ids WHERE NOT sfid_valid(id)")
 
     def _ids_of(self, targets: list[str], prefixes: list[str]) -> str:
-        """SQL listing every Id of ``targets`` the dataset or a new org holds (only those objects are read)."""
-        parts = [f'SELECT "Id" FROM {quote(t)}' for t in targets if t in self.present]
+        """SQL listing every Id of ``targets`` the dataset or a new org holds."""
+        held = [t for t in targets if t in self.present]
+        parts = [f"SELECT id FROM _all_ids WHERE object IN {_sql_tuple(held)}"] if held else []
         seeded = [i for i in new_org_ids() if i[:3] in prefixes]
         if seeded:
             parts.append(f"SELECT unnest({_sql_list(seeded)})")

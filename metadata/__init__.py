@@ -8,6 +8,9 @@ turned on (a setup step, not an API call: Salesforce Help, "Enable Lightning Kno
 its standard fields only, so that a push can add CRMArena's ``FAQ_Answer__c`` to it. Extra
 directories of describe documents (for example from ``crmarena-sf metadata pull``) add
 objects, fields and relationships (:mod:`crmarena_sf.metadata.user_describes`).
+``load_schema("crmarena-pro")`` is the schema of CRMArena-Pro's two orgs: every object, with
+the territory objects, ``VoiceCallTranscript__c`` and the five opportunity stages the other
+two profiles lack (:mod:`crmarena_sf.metadata.crmarena_pro`).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ API_VERSION = "62.0"
 emulator serves, and the one both backends speak unless told otherwise."""
 
 DESCRIBE_DIR = Path(__file__).parent / "describes"
-PROFILES = ("crmarena", "standard")
+PROFILES = ("crmarena", "standard", "crmarena-pro")
 
 __all__ = [
     "API_VERSION",
@@ -47,7 +50,8 @@ def read_describes(directory: Path | str) -> dict[str, dict]:
 
 
 def load_schema(profile: str = "crmarena", extra_dirs: tuple[str, ...] = ()) -> Schema:
-    """The schema of an org: ``crmarena`` (default) or ``standard`` (no custom objects or fields),
+    """The schema of an org: ``crmarena`` (default), ``standard`` (no custom objects or fields) or
+    ``crmarena-pro`` (CRMArena-Pro's orgs),
     extended by the describe documents of ``extra_dirs`` (:mod:`crmarena_sf.metadata.user_describes`)."""
     from crmarena_sf.metadata.user_describes import signature
 
@@ -57,11 +61,13 @@ def load_schema(profile: str = "crmarena", extra_dirs: tuple[str, ...] = ()) -> 
 
 @lru_cache(maxsize=8)
 def _load_schema(profile: str, extra_dirs: tuple[str, ...], _signature: tuple) -> Schema:
+    from crmarena_sf.metadata.crmarena_pro import pro_documents, without_pro
     from crmarena_sf.metadata.user_describes import extend_documents, read_user_describes
 
     if profile not in PROFILES:
         raise ValueError(f"unknown schema profile {profile!r}; expected one of {', '.join(PROFILES)}")
     docs = read_describes(DESCRIBE_DIR)
+    docs = pro_documents(docs) if profile == "crmarena-pro" else without_pro(docs)
     if profile == "standard":
         docs = _without_custom(docs)
     for directory in extra_dirs:  # after the profile: a user's own custom objects stay in a standard org

@@ -12,9 +12,13 @@ writes stay in its fork):
 
 - ``tiny_dataset``: the ``tiny`` profile, seed :data:`TINY_SEED`, to read (copy it before changing it);
 - ``tiny_org``: that dataset loaded and indexed for search; ``tiny_fork`` is a module's fork;
+- ``tiny_task_file``, ``tiny_soql_task_file``: that org's nine tasks, one instance each, and its
+  text-to-SOQL track, 48 questions (read them, never change them);
 - ``built``: the SOQL tests' small org (``tests/small_org.py``) and its named Ids, one fork per module;
 - ``crmarena_dataset`` and ``crmarena_fork``: the default CRMArena org (``full``, seed 0) in the
   session's cache; tests using them are ``slow`` (they build a CRMArena-size org);
+- ``pro_dataset(profile)`` and ``pro_org(profile)``: CRMArena-Pro's ``b2b`` and ``b2c`` orgs (seed 0)
+  in the session's cache, the dataset and a fork of the org (tests using them are ``slow`` too);
 - ``recorded``: wraps an org's DuckDB cursor so ``org.con.statements`` lists the SQL it runs.
 
 Threads: the session runs with ``CRMARENA_SF_CHECK_THREADS=1`` (subprocesses too), so a thread
@@ -151,6 +155,39 @@ def tiny_fork(tiny_org):
 
 
 @pytest.fixture(scope="session")
+def tiny_task_file(tiny_dataset, tmp_path_factory) -> Path:
+    """The tiny org's nine tasks, one instance each, built once by ``crmarena-sf tasks build``: read it."""
+    from crmarena_sf.cli.main import main
+
+    path = tmp_path_factory.mktemp("tiny-tasks") / "tasks.jsonl"
+    args = ["tasks", "build", "--org", str(tiny_dataset), "--per-task", "1", "--out", str(path), "--quiet"]
+    assert main(args) == 0
+    return path
+
+
+@pytest.fixture(scope="session")
+def tiny_soql_task_file(tiny_dataset, tmp_path_factory) -> Path:
+    """The tiny org's text-to-SOQL track, 48 questions (six per level), built once: read it."""
+    from crmarena_sf.cli.main import main
+
+    path = tmp_path_factory.mktemp("tiny-soql") / "soql.jsonl"
+    args = [
+        "tasks",
+        "build",
+        "--suite",
+        "soql",
+        "--org",
+        str(tiny_dataset),
+        "--per-task",
+        "48",
+        "--out",
+        str(path),
+    ]
+    assert main([*args, "--quiet"]) == 0
+    return path
+
+
+@pytest.fixture(scope="session")
 def small_org_template(tmp_path_factory):
     """The SOQL tests' small org and its named Ids, built once (``built`` forks it per module)."""
     return build_small_org(tmp_path_factory.mktemp("small_org"))
@@ -181,6 +218,22 @@ def crmarena_fork(crmarena_dataset):
     fork = crmarena_org(progress=False)
     yield fork
     fork.close()
+
+
+@pytest.fixture(scope="session")
+def pro_dataset():
+    """``pro_dataset("b2b")``: the dataset of a CRMArena-Pro org (seed 0), generated once into the session's cache."""
+    from crmarena_sf.loaders.default_org import default_dataset_dir
+
+    return lambda profile: default_dataset_dir(progress=False, profile=profile)
+
+
+@pytest.fixture(scope="session")
+def pro_org():
+    """``pro_org("b2b")``: a new fork of a CRMArena-Pro org (loaded and indexed once per session); close it after use."""
+    from crmarena_sf.loaders.default_org import crmarena_org
+
+    return lambda profile: crmarena_org(progress=False, profile=profile)
 
 
 # ---------------------------------------------------------------------------- recording SQL

@@ -66,7 +66,7 @@ def build_small_org(tmp_dir: Path) -> tuple[Org, dict[str, str]]:
             "Type": "Customer - Direct",
             "BillingCity": "Paris",
             "BillingCountry": "France",
-            "AnnualRevenue": 1500.5,
+            "AnnualRevenue": 1501,
             "NumberOfEmployees": 120,
             "ShippingState": "CA",
         },

@@ -17,7 +17,7 @@ def cache(tmp_path_factory):
         patch.setenv("CRMARENA_SF_CACHE", str(root))
         # The mechanics are the same for every profile; `tiny` keeps the test fast.
         patch.setattr(default_org, "PROFILE", "tiny")
-        patch.setattr(default_org, "_template", None)
+        patch.setattr(default_org, "_templates", {})
         yield root
 
 
@@ -58,7 +58,7 @@ def test_the_loaded_and_indexed_org_is_kept_as_a_read_only_file(cache, monkeypat
     path = default_org.default_org_file(progress=False)
     assert path.name == f"{GENERATOR_VERSION}-tiny-0.duckdb"
     built = path.stat().st_mtime_ns
-    monkeypatch.setattr(default_org, "_template", None)  # as a new process would
+    monkeypatch.setattr(default_org, "_templates", {})  # as a new process would
     org = default_org.crmarena_org(progress=False)
     assert path.stat().st_mtime_ns == built  # reused, not rebuilt, and never written
     product = org.con.execute(f'SELECT "Name" FROM {org.table_sql("Product2")} LIMIT 1').fetchone()[0]

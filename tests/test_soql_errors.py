@@ -236,6 +236,24 @@ def test_duplicate_field(built):
     assert error_of(org, "SELECT Name, name FROM Account").message.endswith("duplicate field selected: name")
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SELECT Id, FIELDS(ALL) FROM Account LIMIT 200",
+        "SELECT FIELDS(STANDARD), name FROM Account",
+        "SELECT FIELDS(ALL), FIELDS(STANDARD) FROM Account LIMIT 200",
+    ],
+)
+def test_a_field_fields_also_selects_is_invalid_field_as_the_fields_reference_shows(built, text):
+    """SOQL and SOSL Reference, "FIELDS()": ``SELECT Id, FIELDS(ALL) FROM User LIMIT 200`` answers 400
+    ``duplicate field selected: Id`` (sforce_api_calls_soql_select_fields.htm)."""
+    org, _ = built
+    err = error_of(org, text)
+    assert err.error_code == "INVALID_FIELD"
+    assert err.message in ("duplicate field selected: Id", "duplicate field selected: Name")
+    assert soql.query(org, "SELECT Name, FIELDS(CUSTOM) FROM Account LIMIT 200")["totalSize"] > 0
+
+
 def test_bad_query_locator(built):
     org, _ = built
     for locator in ("01gEm0000000999AAA-2000", "nonsense", ""):
@@ -302,3 +320,17 @@ def test_tolabel_of_a_field_without_picklist_values_is_its_value(built):
     org, _ = built
     body = soql.query(org, "SELECT Name FROM Account WHERE toLabel(Name) = 'acme corp'")
     assert [r["Name"] for r in body["records"]] == ["Acme Corp"]
+
+
+def test_fields_with_a_field_it_also_selects_through_simple_salesforce():
+    """The reference's own example, as a client sees it (sforce_api_calls_soql_select_fields.htm)."""
+    from simple_salesforce.exceptions import SalesforceMalformedRequest
+
+    import crmarena_sf
+
+    sf = crmarena_sf.connect("blank")
+    with pytest.raises(SalesforceMalformedRequest) as refused:
+        sf.query("SELECT Id, FIELDS(ALL) FROM User LIMIT 200")
+    assert refused.value.content == [
+        {"message": "duplicate field selected: Id", "errorCode": "INVALID_FIELD"}
+    ]

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 from crmarena_sf.cli.errors import CliError
+from crmarena_sf.cli.paths import output_file
 from crmarena_sf.loaders.dataset import DatasetError
 
 
@@ -33,16 +34,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from crmarena_sf.emulator.store.org import Org
-    from crmarena_sf.loaders.load import load_dataset
+    from crmarena_sf.loaders.load import load_dataset, new_org_for
 
-    target = Path(args.org)
+    target = output_file(args.org, "--org", "crm.duckdb")
     if target.exists():
         raise CliError(f"{target} already exists; choose another org file or remove it first")
+    target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     _remove(tmp)
     try:
-        org = Org.new(path=tmp)
+        org = new_org_for(args.dataset, tmp)  # of the dataset's schema (a CRMArena-Pro org's, say)
+    except DatasetError as exc:
+        _remove(tmp)
+        raise CliError(str(exc)) from None
     except OSError as exc:
         raise CliError(f"cannot create {target}: {exc.strerror or exc}") from None
     except Exception as exc:  # DuckDB reports an unwritable path as its own IOException

@@ -18,7 +18,7 @@ Like a test double, the mock accepts any session id and any username by default
 401, and only usernames of the org's active users). Passwords are never checked.
 
 The org: each activation (each ``with``, each call of a decorated function) gets a new org
-when ``org`` is a name (``blank``, ``crmarena``, a path; see :mod:`crmarena_sf.connection.orgs`). An
+when ``org`` is a name (``blank``, ``crmarena``, ``crmarena-pro-b2b`` ..., a path; see :mod:`crmarena_sf.connection.orgs`). An
 :class:`~crmarena_sf.emulator.store.org.Org` object is used as is, so every activation shares it and sees
 the writes of the ones before; ``fork=True`` gives each activation its own copy-on-write fork
 of it instead.

@@ -1,13 +1,15 @@
 """Org names, shared by ``connect()``, ``crmarena-sf serve`` and ``crmarena-sf query/search``.
 
 - ``crmarena`` (default): the default synthetic CRMArena org (generated once and cached);
+- ``crmarena-pro-b2b`` and ``crmarena-pro-b2c``: CRMArena-Pro's two synthetic orgs (generated
+  once and cached the same way);
 - ``blank``: a brand-new org with the CRMArena schema and what a new org contains;
 - ``standard``: a brand-new org with standard objects only;
 - a path to an org file (``.duckdb``) written by ``crmarena-sf load`` or ``Org.save``;
 - a dataset directory (one holding ``manifest.json``);
 - an :class:`crmarena_sf.emulator.store.org.Org` object, used as is.
 
-Every name gives a private org: ``crmarena``, org files and dataset directories are read
+Every name gives a private org: the synthetic orgs, org files and dataset directories are read
 once per process into a template (an org file is attached read-only, so any number of
 processes may read it, also while another serves it) and each call gets a copy-on-write
 fork of it (:mod:`crmarena_sf.loaders.org_templates`), so writes stay in the caller's copy. Writing into
@@ -29,8 +31,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from crmarena_sf.emulator.store.org import Org
 
-ORG_NAMES = ("crmarena", "blank", "standard")
-ORG_HELP = "crmarena (default synthetic org), blank, standard, an org file (.duckdb) or a dataset directory"
+ORG_NAMES = ("crmarena", "crmarena-pro-b2b", "crmarena-pro-b2c", "blank", "standard")
+ORG_HELP = (
+    "crmarena (default synthetic org), crmarena-pro-b2b, crmarena-pro-b2c, blank, standard, "
+    "an org file (.duckdb) or a dataset directory"
+)
 
 
 class OrgNotFound(ValueError):
@@ -81,10 +86,10 @@ def _resolve(org: str | Path | Any, *, writable: bool, progress: bool) -> Org:
         return Org.new()
     if name == "standard":
         return Org.new(profile="standard")
-    if name == "crmarena":
-        from crmarena_sf.loaders.default_org import crmarena_org
+    if name in ("crmarena", "crmarena-pro-b2b", "crmarena-pro-b2c"):
+        from crmarena_sf.loaders.default_org import named_org
 
-        return _build(crmarena_org, progress=progress)
+        return _build(named_org, name, progress=progress)
     path = Path(name).expanduser()
     if path.is_file():
         from crmarena_sf.loaders.org_templates import open_writable, org_file_fork

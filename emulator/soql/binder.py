@@ -199,15 +199,22 @@ class _Binder:
             self.add_field(bound, FieldItem(resolved, f.name, ()), None)
 
     def add_field(self, bound: BoundQuery, item: FieldItem | ExprItem, node: exp.Expression | None) -> None:
-        """Add a field to the record; naming one twice is refused (fields FIELDS() already added are skipped)."""
+        """Add a field to the record; naming one twice is refused.
+
+        ``node`` is None for a field FIELDS() adds. A field FIELDS() selects that the list also
+        names (``SELECT Id, FIELDS(ALL) FROM User LIMIT 200``) is INVALID_FIELD ``duplicate field
+        selected: Id``, without a position (SOQL and SOSL Reference, "FIELDS()",
+        https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/sforce_api_calls_soql_select_fields.htm).
+        """
         key = (tuple(n.lower() for n in getattr(item, "names", ())), item.key.lower())
-        seen = bound.tree.meta.setdefault("_selected", set())
+        seen = bound.tree.meta.setdefault("_selected", {})
         if key in seen:
-            if node is None:
-                return
+            if node is None or seen[key]:
+                name = item.resolved.field.name if isinstance(item, FieldItem) else item.key
+                raise invalid_field(f"duplicate field selected: {name}")
             text = node.text if isinstance(node, FieldPath) else item.key
             raise malformed(f"duplicate field selected: {text}", offset_of(node))
-        seen.add(key)
+        seen[key] = node is None
         bound.items.append(item)
 
     def typeof(self, node: nodes.TypeOf, bound: BoundQuery) -> TypeOfItem:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.soql import nodes
@@ -27,8 +28,12 @@ from crmarena_sf.emulator.soql.errors import filter_operator, invalid_field, mal
 from crmarena_sf.emulator.soql.functions import TEXT_TYPES, CompileContext, Typed
 from crmarena_sf.emulator.soql.limits import too_precise
 from crmarena_sf.emulator.soql.nodes import offset_of
+from crmarena_sf.emulator.store.ddl import fits_column
 from crmarena_sf.emulator.wire import parse_datetime
 from sqlglot import exp
+
+if TYPE_CHECKING:
+    from crmarena_sf.metadata.model import Field
 
 NUMBER_TYPES = frozenset({"int", "long", "double", "currency", "percent"})
 _TYPE_NAMES = {"datetime": "dateTime", "currency": "double", "percent": "double"}
@@ -212,9 +217,9 @@ def typed_literal(left: Typed, value: exp.Expression, ctx: CompileContext) -> ex
         return exp.Literal.string(_string_value(left, value).lower())
     if kind in NUMBER_TYPES:
         if isinstance(value, nodes.CurrencyValue):
-            return number_literal(value.expression)
+            return number_literal(value.expression, left.field)
         if isinstance(value, exp.Literal) and not value.is_string:
-            return number_literal(value)
+            return number_literal(value, left.field)
         raise _type_mismatch(left, kind, offset)
     if kind == "boolean":
         if isinstance(value, exp.Boolean):
@@ -227,9 +232,10 @@ def typed_literal(left: Typed, value: exp.Expression, ctx: CompileContext) -> ex
     raise _type_mismatch(left, kind, offset)
 
 
-def number_literal(value: exp.Literal) -> exp.Expression:
-    """A number as DuckDB compares it with a number field: exactly, or as a double past DECIMAL(18)'s digits."""
-    if too_precise(value.this):
+def number_literal(value: exp.Literal, field: Field | None = None) -> exp.Expression:
+    """A number as DuckDB compares it with a number field: exactly, or as a double past DECIMAL(18)'s
+    digits or past the integer digits ``field``'s column leaves beside the decimals it keeps."""
+    if too_precise(value.this) or (field is not None and not fits_column(field, value.this)):
         return exp.Cast(this=exp.Literal.string(value.this), to=exp.DataType.build(exp.DataType.Type.DOUBLE))
     return value.copy()
 

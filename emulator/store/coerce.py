@@ -11,11 +11,12 @@ import base64
 import binascii
 import datetime as dt
 import re
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
 from typing import Any
 
 from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.store.ddl import stored_decimals
 from crmarena_sf.emulator.wire import parse_date, parse_datetime, parse_time
 from crmarena_sf.metadata.model import Field
 
@@ -37,6 +38,8 @@ _TEXT_TYPES = {
 }
 _DECIMAL_DIGITS = 28
 """Significant digits of Python's default decimal context: the most an unbounded number field keeps."""
+_WIDE = Context(prec=80)
+"""Room to round a value to a column's decimals (38 digits) without the default context's 28-digit limit."""
 _JSON_TYPE_NAMES = {
     "boolean": "boolean",
     "int": "int",
@@ -200,13 +203,19 @@ def _integer(field: Field, value: Any) -> int:
 
 
 def _decimal(field: Field, value: Any) -> Decimal:
+    """The number as sent, not rounded to the field's scale: the API stores the decimals a client
+    sends, only the UI rounds (:mod:`crmarena_sf.emulator.store.ddl`); past the
+    :func:`~crmarena_sf.emulator.store.ddl.stored_decimals` the column keeps, the rest is rounded
+    half up (that limit's rounding is modelled). Too many integer digits is NUMBER_OUTSIDE_VALID_RANGE."""
     number = _number(field, value)
     scale = field.scale or 0
     integer_room = field.precision - scale if field.precision else _DECIMAL_DIGITS - scale
-    # Refuse what cannot fit before rounding: quantizing 1e300 to cents overflows Decimal's context.
+    # Refuse what cannot fit before rounding: quantizing 1e300 overflows Decimal's context.
     if number and number.adjusted() >= integer_room:
         raise _out_of_range(field, value)
-    number = number.quantize(Decimal(1).scaleb(-scale), rounding=ROUND_HALF_UP)
+    kept = stored_decimals(field)
+    if number.as_tuple().exponent < -kept:  # type: ignore[operator]
+        number = number.quantize(Decimal(1).scaleb(-kept), rounding=ROUND_HALF_UP, context=_WIDE)
     integer_digits = len(str(abs(int(number)))) if int(number) != 0 else 0
     if integer_digits > integer_room:
         raise _out_of_range(field, value)
@@ -231,6 +240,23 @@ def _number(field: Field, value: Any) -> Decimal:
     if not number.is_finite():
         raise deserialize_error(field, value)
     return number
+
+
+def check_computed_numbers(fields: list[Field], row: dict[str, Any]) -> None:
+    """Refuse a write whose computed numbers (totals, line prices) outgrow their fields' integer digits.
+
+    A value the org computes (Quantity x UnitPrice, a quote's Subtotal) has the same room as one a
+    client sends; past it the write answers NUMBER_OUTSIDE_VALID_RANGE naming the field, as a sent
+    value does (the wording for a computed value is modelled: no public payload shows one).
+    """
+    for field in fields:
+        value = row.get(field.name)
+        if value is None or field.type not in ("double", "currency", "percent") or isinstance(value, bool):
+            continue
+        number = value if isinstance(value, Decimal) else Decimal(str(value))
+        integer_room = (field.precision or _DECIMAL_DIGITS) - (field.scale or 0)
+        if number.is_finite() and number and number.adjusted() >= integer_room:
+            raise _out_of_range(field, format(number.normalize(), "f"))
 
 
 def _out_of_range(field: Field, value: Any) -> SalesforceError:

@@ -12,26 +12,41 @@
 - Task: ``IsClosed`` (a new org's closed TaskStatus is ``Completed``) and ``IsHighPriority``;
 - Event: ``ActivityDate``/``StartDateTime`` from ``ActivityDateTime``, and ``EndDateTime`` or
   ``DurationInMinutes`` from the other, ``EndDate``;
-- CampaignMember: ``HasResponded`` (the ``Responded`` status), ``LeadOrContactId`` and ``Type``.
+- CampaignMember: ``HasResponded`` (the ``Responded`` status), ``LeadOrContactId`` and ``Type``;
+- Contract: ``StatusCode`` from Status (a new org's ContractStatus rows: Draft, InApproval,
+  Activated), ``ActivatedDate`` when it activates, and ``EndDate`` from StartDate and
+  ContractTerm ("calculated by adding the ContractTerm to the StartDate": Object Reference,
+  "Contract", sforce_api_objects_contract.htm; the emulator ends a term the day before its
+  anniversary, as a 12-month contract starting January 1 ends December 31: modelled);
+- Quote: a new quote's totals (no line items yet) and ``GrandTotal`` (TotalPrice plus Tax and
+  ShippingHandling) whenever the quote changes; line items roll up into the quote through
+  :mod:`crmarena_sf.emulator.store.rollups`.
 
 Values copied from a parent (a line item's ``ListPrice``, ``Product2Id`` and ``ProductCode``
 from its price book entry) are filled by :mod:`crmarena_sf.emulator.store.dml`, which can read parents.
-Roll-ups over children (Opportunity.Amount and HasOpportunityLineItem, Quote totals, Campaign
-counts) and Task/Event ``AccountId`` are not computed.
+Roll-ups over line items (Opportunity.Amount, Quote and Order totals) are
+:mod:`crmarena_sf.emulator.store.rollups`'s; Campaign counts and Task/Event ``AccountId`` are
+not computed.
 """
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from crmarena_sf.metadata.crmarena_pro import PRO_STAGES
 from crmarena_sf.metadata.model import SObject
 from crmarena_sf.metadata.opportunity_stages import FORECAST_CATEGORIES, OPPORTUNITY_STAGES
 
-_STAGES = {name: (probability, category) for name, probability, category in OPPORTUNITY_STAGES}
+# A new org's stages, and the five of CRMArena-Pro's orgs (their Qualification is the same stage).
+_STAGES = {
+    name: (probability, category) for name, probability, category in (*OPPORTUNITY_STAGES, *PRO_STAGES)
+}
 _CATEGORY_LABELS = dict(FORECAST_CATEGORIES)
 _CLOSED_TASK_STATUSES = frozenset({"Completed"})
+_CENTS = Decimal("0.01")
 
 
 def derive_sales(
@@ -59,8 +74,9 @@ def _opportunity(row: dict[str, Any], previous: dict[str, Any] | None, now: dt.d
     if stage_changed and previous is not None:
         row["LastStageChangeDate"] = now
     amount, probability = row.get("Amount"), row.get("Probability")
+    # A calculated (formula) field: its result has the field's decimal places, currency(18, 2).
     row["ExpectedRevenue"] = (
-        Decimal(str(amount)) * Decimal(str(probability)) / 100
+        (Decimal(str(amount)) * Decimal(str(probability)) / 100).quantize(_CENTS, rounding=ROUND_HALF_UP)
         if amount is not None and probability is not None
         else None
     )
@@ -136,6 +152,35 @@ def _campaign_member(row: dict[str, Any], previous: dict[str, Any] | None, now: 
     row["Type"] = "Contact" if row.get("ContactId") else ("Lead" if row.get("LeadId") else None)
 
 
+def grand_total(total_price: Any, tax: Any, shipping: Any) -> Decimal:
+    """A quote's GrandTotal: its TotalPrice plus Tax and ShippingHandling (each empty one counting 0)."""
+    return sum((Decimal(str(v)) for v in (total_price, tax, shipping) if v is not None), Decimal(0))
+
+
+_CONTRACT_STATUS_CODES = {"Draft": "Draft", "In Approval Process": "InApproval", "Activated": "Activated"}
+
+
+def _contract(row: dict[str, Any], previous: dict[str, Any] | None, now: dt.datetime) -> None:
+    code = _CONTRACT_STATUS_CODES.get(row.get("Status"), row.get("StatusCode") or "Draft")
+    row["StatusCode"] = code
+    if code == "Activated" and not (previous and previous.get("StatusCode") == "Activated"):
+        row["ActivatedDate"] = now
+    start, term = row.get("StartDate"), row.get("ContractTerm")
+    if isinstance(start, dt.date) and term is not None:
+        months = start.month - 1 + int(term)
+        year, month = start.year + months // 12, months % 12 + 1
+        day = min(start.day, calendar.monthrange(year, month)[1])
+        row["EndDate"] = dt.date(year, month, day) - dt.timedelta(days=1)
+    else:
+        row["EndDate"] = None
+
+
+def _quote(row: dict[str, Any], previous: dict[str, Any] | None, now: dt.datetime) -> None:
+    if previous is None:
+        row["LineItemCount"], row["Subtotal"], row["TotalPrice"] = 0, Decimal(0), Decimal(0)
+    row["GrandTotal"] = grand_total(row.get("TotalPrice"), row.get("Tax"), row.get("ShippingHandling"))
+
+
 _DERIVATIONS = {
     "Opportunity": _opportunity,
     "OpportunityLineItem": _opportunity_line_item,
@@ -143,4 +188,6 @@ _DERIVATIONS = {
     "Task": _task,
     "Event": _event,
     "CampaignMember": _campaign_member,
+    "Contract": _contract,
+    "Quote": _quote,
 }

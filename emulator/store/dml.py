@@ -13,17 +13,21 @@ from typing import TYPE_CHECKING, Any
 
 from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.errors import SalesforceError, no_such_column, not_found
-from crmarena_sf.emulator.store.coerce import coerce
+from crmarena_sf.emulator.store import deletion, price_books, unique_fields
+from crmarena_sf.emulator.store.coerce import check_computed_numbers, coerce
 from crmarena_sf.emulator.store.ddl import column_type, quote
-from crmarena_sf.emulator.store.derive import apply_defaults, derive, is_person_account_type
-from crmarena_sf.emulator.store.events import DELETE, INSERT, UNDELETE, UPDATE
+from crmarena_sf.emulator.store.derive import apply_defaults, derive, is_person_account_type, stamp_modified
+from crmarena_sf.emulator.store.events import INSERT, UPDATE
 from crmarena_sf.emulator.store.external_ids import with_parent_ids
+from crmarena_sf.emulator.store.knowledge_versions import create_master_articles
+from crmarena_sf.emulator.store.person_accounts import person_field_pairs, sync_counterpart
 from crmarena_sf.emulator.store.record_errors import (
     entity_is_deleted,
     no_such_field,
     not_writable,
     required_missing,
 )
+from crmarena_sf.emulator.store.rollups import roll_up
 from crmarena_sf.metadata.model import Field, SObject
 
 if TYPE_CHECKING:
@@ -62,14 +66,22 @@ def insert_many(
         if check_references:
             for index, exc in _reference_errors(org, obj, prepared).items():
                 results[index] = exc
+            checked = [(index, row) for index, row in prepared if results[index] is None]
+            for index, exc in price_books.refusals(org, obj, checked).items():
+                results[index] = exc
+        checked = [(index, row) for index, row in prepared if results[index] is None]
+        for index, exc in unique_fields.refusals(org, obj, checked).items():
+            results[index] = exc
         good = [(index, row) for index, row in prepared if results[index] is None]
         if good:
             fill_from_parents(org, obj, [row for _, row in good])
             with org.transaction():
+                create_master_articles(org, obj, [row for _, row in good], now)
                 org.before_write(obj.name)
                 write_rows(org, obj, [row for _, row in good])
                 org.notify(obj.name, [row["Id"] for _, row in good], INSERT)
                 _create_person_contacts(org, obj, [row for _, row in good], now)
+                price_books.assign_price_books(org, obj, [row for _, row in good])
                 roll_up(org, obj, [row for _, row in good])
         for index, row in good:
             results[index] = row["Id"]
@@ -89,6 +101,7 @@ def _prepare_insert(org: Org, obj: SObject, values: dict[str, Any], now: dt.date
     apply_defaults(obj, row)
     _stamp_system_fields(org, obj, row, now)
     derive(obj, row, None, now)
+    check_computed_numbers(obj.stored_fields, row)
     missing = [f.name for f in _required_fields(obj, row) if row.get(f.name) is None]
     if missing:
         raise required_missing(missing)
@@ -142,6 +155,10 @@ def _stamp_system_fields(org: Org, obj: SObject, row: dict[str, Any], now: dt.da
         row["CreatedById"] = row.get("CreatedById") or user
         row["LastModifiedDate"] = row.get("LastModifiedDate") or max(row["CreatedDate"], now)
         row["LastModifiedById"] = row.get("LastModifiedById") or user
+    else:  # an object with only the LastModified* audit fields (UserRole)
+        for name, stamp in (("LastModifiedDate", now), ("LastModifiedById", user)):
+            if obj.field(name) is not None and not row.get(name):
+                row[name] = stamp
     if obj.field("SystemModstamp") is not None:
         row["SystemModstamp"] = now
     owner = obj.field("OwnerId")
@@ -235,6 +252,7 @@ _COPIED_FROM_PARENT: dict[str, tuple[str, str, dict[str, str]]] = {
         "PricebookEntry",
         {"ListPrice": "UnitPrice", "Product2Id": "Product2Id"},
     ),
+    "Quote": ("OpportunityId", "Opportunity", {"AccountId": "AccountId"}),
 }
 """child object -> (reference field, parent object, {child field: parent field}) a real org copies on write."""
 
@@ -263,23 +281,6 @@ def fill_from_parents(org: Org, obj: SObject, rows: list[dict[str, Any]]) -> Non
         if values is not None:
             for target, value in zip(mapping, values):
                 row[target] = value
-
-
-def roll_up(org: Org, obj: SObject, rows: list[dict[str, Any]]) -> None:
-    """Recompute roll-up summaries of parents whose children changed: Order.TotalAmount from its items."""
-    order = org.schema.get("Order")
-    if obj.name != "OrderItem" or order is None or order.field("TotalAmount") is None:
-        return
-    order_ids = sorted({row["OrderId"] for row in rows if row.get("OrderId")})
-    if not order_ids:
-        return
-    org.before_write(order.name)
-    org.con.execute(
-        f'UPDATE {quote(order.name)} SET "TotalAmount" = (SELECT coalesce(sum(i."TotalPrice"), 0) '
-        f'FROM {org.table_sql(obj.name)} i WHERE i."OrderId" = {quote(order.name)}."Id" AND NOT i."IsDeleted") '
-        f'WHERE "Id" IN ({", ".join("?" * len(order_ids))})',
-        order_ids,
-    )
 
 
 def write_rows(org: Org, obj: SObject, rows: list[dict[str, Any]]) -> None:
@@ -314,7 +315,7 @@ def _create_person_contacts(org: Org, obj: SObject, rows: list[dict[str, Any]], 
         if not row.get("IsPersonAccount"):
             continue
         values: dict[str, Any] = {"AccountId": row["Id"], "OwnerId": row.get("OwnerId")}
-        for account_field, contact_field in _person_field_pairs(obj, contact):
+        for account_field, contact_field in person_field_pairs(obj, contact):
             if row.get(account_field) is not None:
                 values[contact_field] = row[account_field]
         person = dict(values)
@@ -333,20 +334,6 @@ def _create_person_contacts(org: Org, obj: SObject, rows: list[dict[str, Any]], 
         org.before_write(contact.name)
         write_rows(org, contact, created)
         org.notify(contact.name, [p["Id"] for p in created], INSERT)
-
-
-def _person_field_pairs(account: SObject, contact: SObject) -> list[tuple[str, str]]:
-    """(Account field, Contact field) pairs a person account shares with its contact: Person* fields and the name."""
-    pairs = []
-    for name in ("Salutation", "FirstName", "MiddleName", "LastName", "Suffix"):
-        if account.field(name) is not None and contact.field(name) is not None:
-            pairs.append((name, name))
-    for f in account.fields:
-        if f.name.startswith("Person") and f.name != "PersonContactId" and not f.is_compound:
-            target = contact.field(f.name[len("Person") :])
-            if target is not None and not target.is_compound and target.createable:
-                pairs.append((f.name, target.name))
-    return pairs
 
 
 # ---------------------------------------------------------------------------- read
@@ -425,9 +412,13 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
                 ["RecordTypeId"],
             )
         derive(obj, merged, current, now)
+        check_computed_numbers(obj.stored_fields, merged)
         missing = [f.name for f in _required_fields(obj, merged) if merged.get(f.name) is None]
         if missing:
             raise required_missing(missing)
+        duplicates = unique_fields.refusals(org, obj, [(0, merged)])
+        if duplicates:
+            raise duplicates[0]
         if _COPIED_FROM_PARENT.get(obj.name, ("",))[0] in changes:
             fill_from_parents(org, obj, [merged])
         changed_refs = {k: v for k, v in changes.items() if obj.field(k).is_reference}
@@ -435,13 +426,7 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
             errors = _reference_errors(org, obj, [(0, changed_refs)])
             if errors:
                 raise errors[0]
-        for name, stamp in (
-            ("LastModifiedDate", now),
-            ("LastModifiedById", org.user_id),
-            ("SystemModstamp", now),
-        ):
-            if obj.field(name) is not None:
-                merged[name] = stamp
+        stamp_modified(obj, merged, now, org.user_id)
         columns = [
             f for f in obj.stored_fields if f.name != "Id" and merged.get(f.name) != current.get(f.name)
         ]
@@ -455,12 +440,15 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
                 [merged[f.name] for f in columns] + [current["Id"]],
             )
             org.notify(obj.name, [current["Id"]], UPDATE)
+            sync_counterpart(org, obj, current, merged, now)
             roll_up(org, obj, [current, merged])
 
 
 def delete(org: Org, object_name: str, record_id: str, *, hard: bool = False) -> None:
-    """Move a record (and the children that cascade with it) to the recycle bin: ``IsDeleted = true``.
+    """Move a record, and the children that cascade with it, to the recycle bin: ``IsDeleted = true``.
 
+    What the delete does to related records (cascades, restricted children that refuse it with
+    DELETE_FAILED, lookups it clears) is :mod:`crmarena_sf.emulator.store.deletion`'s.
     ``hard`` (the Bulk APIs' ``hardDelete``): the records skip the recycle bin and are
     "immediately eligible for deletion" (Salesforce CLI reference, ``data delete bulk
     --hard-delete``, https://developer.salesforce.com/docs/platform/salesforce-cli-reference/guide/cli_reference_data_delete_bulk.html);
@@ -506,13 +494,20 @@ def delete_many(org: Org, object_name: str, record_ids: list[str]) -> list[Sales
                 chosen.append(record_id)
                 results.append(None)
         if chosen:
-            with org.transaction():
-                _soft_delete(org, obj, chosen, deleted=True)
+            plan = deletion.plan_delete(org, obj, chosen)
+            results = [
+                plan.blocked.get(c) if error is None else error for c, error in zip(canonical, results)
+            ]
+            plan = deletion.without_blocked(org, obj, plan)
+            if plan.closure.get(obj.name):
+                with org.transaction():
+                    deletion.apply_delete(org, plan)
     return results
 
 
 def undelete(org: Org, object_name: str, record_id: str) -> None:
-    """Restore a record from the recycle bin (UNDELETE_FAILED when it is not there)."""
+    """Restore a record from the recycle bin (UNDELETE_FAILED when it is not there), with the
+    records deleted with it and the lookups its delete cleared (:mod:`crmarena_sf.emulator.store.deletion`)."""
     obj = org.sobject(object_name)
     with org.lock:
         current = fetch_row(org, obj, record_id)
@@ -525,45 +520,18 @@ def undelete(org: Org, object_name: str, record_id: str) -> None:
 
 
 def _soft_delete(org: Org, obj: SObject, record_ids: list[str], deleted: bool, purge: bool = False) -> None:
-    if obj.field("IsDeleted") is None:
+    """Delete (into the recycle bin, or with ``purge`` for good) or undelete ``record_ids`` and what
+    goes with them; a restricted child refuses the delete with DELETE_FAILED."""
+    if not deletion.has_recycle_bin(obj) and not (deleted and deletion.without_recycle_bin(obj)):
         raise SalesforceError("INSUFFICIENT_ACCESS_OR_READONLY", "insufficient access rights on object id")
-    now = org.clock.now()
-    org.before_write(obj.name)
-    sets = ['"IsDeleted" = ?']
-    params: list[Any] = [deleted]
-    for name, stamp in (
-        ("LastModifiedDate", now),
-        ("LastModifiedById", org.user_id),
-        ("SystemModstamp", now),
-    ):
-        if obj.field(name) is not None:
-            sets.append(f"{quote(name)} = ?")
-            params.append(stamp)
-    org.con.execute(
-        f'UPDATE {quote(obj.name)} SET {", ".join(sets)} WHERE "Id" IN (SELECT unnest(?::VARCHAR[]))',
-        params + [record_ids],
-    )
-    org.notify(obj.name, record_ids, DELETE if deleted else UNDELETE)
-    if obj.name == "OrderItem":
-        placeholders = ", ".join("?" * len(record_ids))
-        parents = org.con.execute(
-            f'SELECT DISTINCT "OrderId" FROM {quote(obj.name)} WHERE "Id" IN ({placeholders})', record_ids
-        ).fetchall()
-        roll_up(org, obj, [{"OrderId": r[0]} for r in parents])
-    for rel in obj.childRelationships:
-        if not rel.cascadeDelete:
-            continue
-        child = org.schema.get(rel.childSObject)
-        if child is None or child.field("IsDeleted") is None or child.field(rel.field) is None:
-            continue
-        rows = org.con.execute(
-            f'SELECT "Id" FROM {quote(child.name)} WHERE {quote(rel.field)} IN (SELECT unnest(?::VARCHAR[])) '
-            f'AND "IsDeleted" = ?',
-            [record_ids, not deleted],
-        ).fetchall()
-        if rows:
-            _soft_delete(org, child, [r[0] for r in rows], deleted, purge)
-    if purge:
-        org.con.execute(
-            f'DELETE FROM {quote(obj.name)} WHERE "Id" IN (SELECT unnest(?::VARCHAR[]))', [record_ids]
+    if not deleted:
+        deletion.undelete_records(org, obj, record_ids)
+        return
+    plan = deletion.plan_delete(org, obj, record_ids)
+    if plan.blocked:
+        raise (
+            plan.blocked[record_ids[0]]
+            if record_ids[0] in plan.blocked
+            else next(iter(plan.blocked.values()))
         )
+    deletion.apply_delete(org, plan, purge)

@@ -2,8 +2,9 @@
 
 An article version created through the API is a draft (``PublishStatus = 'Draft'``, which no
 client may write); publishing makes it ``Online``, the latest version, and stamps its first and
-last publication dates (Salesforce Knowledge Developer Guide, "Publish an Article"; the REST
-action ``publishKnowledgeArticles``, :mod:`crmarena_sf.emulator.rest.data.knowledge_actions`). Searches and
+last publication dates, on the version and on its article (Salesforce Knowledge Developer Guide,
+"Publish an Article"; the REST action ``publishKnowledgeArticles``,
+:mod:`crmarena_sf.emulator.rest.data.knowledge_actions`). Searches and
 queries filtered on ``PublishStatus = 'Online'`` see it from then on.
 """
 
@@ -16,6 +17,7 @@ from crmarena_sf.emulator.errors import SalesforceError
 from crmarena_sf.emulator.store.ddl import quote
 from crmarena_sf.emulator.store.dml import fetch_row
 from crmarena_sf.emulator.store.events import UPDATE
+from crmarena_sf.emulator.store.knowledge_versions import publish_master
 
 if TYPE_CHECKING:
     from crmarena_sf.emulator.store.org import Org
@@ -64,3 +66,4 @@ def _publish(org: Org, version_id: str) -> None:
             f'UPDATE {quote(obj.name)} SET {assignments} WHERE "Id" = ?', [*changes.values(), canonical]
         )
         org.notify(obj.name, [canonical], UPDATE)
+        publish_master(org, row, now)

@@ -14,7 +14,6 @@ import hashlib
 from pathlib import Path
 
 from crmarena_sf.loaders import profiles
-from crmarena_sf.loaders.dataset import DatasetError, DatasetWriter
 from crmarena_sf.loaders.generate import (
     cases,
     catalog,
@@ -26,12 +25,9 @@ from crmarena_sf.loaders.generate import (
     people,
     truth,
 )
-from crmarena_sf.loaders.generate.context import Context
-from crmarena_sf.loaders.validate import validate_files
+from crmarena_sf.loaders.generate.context import Context, run_steps
 from crmarena_sf.metadata import load_schema
 from crmarena_sf.metadata.model import Schema
-
-from crmarena_sf.progress import progress_bar
 
 GENERATOR_VERSION = "3"
 """Bumped whenever the same seed and profile would give different data (cached datasets are keyed by it)."""
@@ -76,8 +72,17 @@ def generate(
     ``enrich_model`` (off by default) has an OpenAI chat model rewrite the case descriptions
     (:mod:`crmarena_sf.loaders.generate.enrich`); the output is then no longer reproducible byte for byte.
     Raises ValueError for an unknown profile or bad scale, and DatasetError when ``out``
-    exists or cannot be written (nothing is left behind either way).
+    exists or cannot be written (nothing is left behind either way). The profiles ``b2b`` and
+    ``b2c`` are CRMArena-Pro's orgs (:func:`crmarena_sf.loaders.pro.generate.generate_pro`).
     """
+    if profile in ("b2b", "b2c"):
+        if enrich_model:
+            raise ValueError(
+                "--enrich-with rewrites the CRMArena org's case descriptions; it does not apply to b2b or b2c"
+            )
+        from crmarena_sf.loaders.pro.generate import generate_pro
+
+        return generate_pro(out, profile=profile, seed=seed, scale=scale, progress=progress)
     sizing = profiles.resolve(profile, scale)
     if not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a whole number >= 0, not {seed!r}")
@@ -86,23 +91,9 @@ def generate(
     if enrich_model:
         after_texts = [name for name, _ in steps].index("case texts") + 1
         steps.insert(after_texts, ("enrich", enrich.enrichment_step(enrich_model, llm_client)))
-    with (
-        DatasetWriter(out, schema, on_disk=scale > 1) as writer,
-        progress_bar(len(steps) + 2, f"generating {profile}", enabled=progress) as bar,
-    ):
-        ctx = Context(seed, sizing, writer, schema)
-        for name, step in steps:
-            bar.set_postfix_str(name)
-            step(ctx)
-            bar.update(1)
-        bar.set_postfix_str("validating")
-        problems = validate_files(writer.files(), schema, strict=True)
-        if problems:
-            raise DatasetError(
-                "the generated data does not fit the metadata:\n  " + "\n  ".join(problems[:20])
-            )
-        bar.update(1)
-        manifest = {
+
+    def manifest(ctx: Context) -> dict:
+        doc = {
             "source": "generator",
             "generator_version": GENERATOR_VERSION,
             "generator_fingerprint": generator_fingerprint(),
@@ -112,7 +103,16 @@ def generate(
             "latent": truth.latent_truth(ctx),
         }
         if enrich_model:
-            manifest["enriched"] = ctx.plan["enriched"]
-        path = writer.commit(manifest)
-        bar.update(1)
-    return path
+            doc["enriched"] = ctx.plan["enriched"]
+        return doc
+
+    return run_steps(
+        out,
+        schema,
+        steps,
+        lambda writer: Context(seed, sizing, writer, schema),
+        manifest,
+        title=f"generating {profile}",
+        on_disk=scale > 1,
+        progress=progress,
+    )

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from crmarena_sf.emulator import ids
-from crmarena_sf.loaders.dataset import DatasetWriter
+from crmarena_sf.loaders.dataset import DatasetError, DatasetWriter
 from crmarena_sf.loaders.generate.rng import stream
 from crmarena_sf.loaders.profiles import Sizing
 from crmarena_sf.metadata.model import Schema
+
+from crmarena_sf.progress import progress_bar
 
 EPOCH = dt.datetime(1970, 1, 1)
 ADMIN_USER_N = 1
@@ -73,6 +77,42 @@ class Context:
     def sql_id(self, object_name: str, column: str) -> str:
         """SQL computing the Id of ``object_name`` from a record-number column."""
         return f"sfid('{self.prefix(object_name)}', {column})"
+
+
+def run_steps(
+    out: str | Path,
+    schema: Schema,
+    steps: list[tuple[str, Callable[[Context], None]]],
+    make_context: Callable[[DatasetWriter], Context],
+    manifest: Callable[[Context], dict[str, Any]],
+    *,
+    title: str,
+    on_disk: bool,
+    progress: bool,
+) -> Path:
+    """Run generation ``steps`` into a new dataset at ``out``: validated strictly against ``schema``
+    before the directory appears (DatasetError, and nothing left behind, when it does not fit)."""
+    from crmarena_sf.loaders.validate import validate_files
+
+    with (
+        DatasetWriter(out, schema, on_disk=on_disk) as writer,
+        progress_bar(len(steps) + 2, title, enabled=progress) as bar,
+    ):
+        ctx = make_context(writer)
+        for name, step in steps:
+            bar.set_postfix_str(name)
+            step(ctx)
+            bar.update(1)
+        bar.set_postfix_str("validating")
+        problems = validate_files(writer.files(), schema, strict=True)
+        if problems:
+            raise DatasetError(
+                "the generated data does not fit the metadata:\n  " + "\n  ".join(problems[:20])
+            )
+        bar.update(1)
+        path = writer.commit(manifest(ctx))
+        bar.update(1)
+    return path
 
 
 def audit_sql(created: str, modified: str | None = None, owner: bool = False) -> str:

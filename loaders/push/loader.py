@@ -24,7 +24,7 @@ from crmarena_sf.loaders.push.keys import KEY_FIELD
 from crmarena_sf.loaders.push.plan import COLLECTION_SIZE, Column, PushPlan, Step
 from crmarena_sf.loaders.push.preflight import keyed_records
 from crmarena_sf.loaders.push.rows import csv_value, json_value, read_rows
-from crmarena_sf.loaders.push.writers import Outcome, upsert_bulk, upsert_collections
+from crmarena_sf.loaders.push.writers import Outcome, insert_collections, upsert_bulk, upsert_collections
 
 from crmarena_sf.progress import progress_bar
 
@@ -77,6 +77,9 @@ class Loader:
 
     # ------------------------------------------------------------------ steps
     def load(self, step: Step) -> None:
+        if step.object in rules.KEYLESS:
+            self._load_keyless(step)
+            return
         tally = self.tally.of(step.object)
         tally.skipped += len(step.rows) - len(step.to_load)
         pending = list(step.to_load)
@@ -100,6 +103,41 @@ class Loader:
             self.tally.failures.append((step.object, key, code, message))
         if step.object == "Account":
             self.match_person_contacts()
+
+    def _load_keyless(self, step: Step) -> None:
+        """Rows of an object that takes no key field: matched on their natural key, inserted if missing."""
+        fields = rules.KEYLESS[step.object]
+        tally = self.tally.of(step.object)
+        records = {}
+        for row in step.rows:
+            record = self._record(step, row, insert=True, columns=None, bulk=False)
+            record.pop(KEY_FIELD, None)
+            records[row["Id"]] = record
+        existing = {
+            tuple(r.get(f) for f in fields): r["Id"]
+            for r in self.client.query_all(f"SELECT Id, {', '.join(fields)} FROM {step.object}")
+        }
+        found = {
+            key: existing[tuple(record.get(f) for f in fields)]
+            for key, record in records.items()
+            if tuple(record.get(f) for f in fields) in existing
+        }
+        self.idmap.record(step.object, found)
+        tally.skipped += len(found)
+        pending = {key: record for key, record in records.items() if key not in found}
+        failed: dict[str, tuple[str, str]] = {}
+        for _attempt in range(self.retries + 1):
+            if not pending:
+                break
+            outcome = insert_collections(self.client, step.object, pending)
+            self.idmap.record(step.object, outcome.loaded)
+            tally.loaded += len(outcome.loaded)
+            self._stop_on_org_wide(step.object, outcome)
+            failed = outcome.failed
+            pending = {key: record for key, record in pending.items() if key in failed}
+        for key, (code, message) in failed.items():
+            tally.failed += 1
+            self.tally.failures.append((step.object, key, code, message))
 
     def match_person_contacts(self) -> None:
         """A person account's contact is the org's: map the dataset's contact to ``PersonContactId``."""

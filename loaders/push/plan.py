@@ -383,7 +383,12 @@ def _choose_relationship_columns(steps: list[Step], target: Target, ids_of: dict
             if column.kind != "reference" or column.deferred:
                 continue
             f = target.field(step.object, column.name)
-            if f is None or len(f.referenceTo) != 1 or not f.relationshipName:
+            if (
+                f is None
+                or len(f.referenceTo) != 1
+                or not f.relationshipName
+                or f.referenceTo[0] in rules.KEYLESS
+            ):
                 continue
             values = {row.get(column.name) for row in step.rows} - {None}
             if values and all(ids_of.get(v) == f.referenceTo[0] for v in values):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from crmarena_sf.loaders.push.client import PushClient, soql_string
 from crmarena_sf.loaders.push.errors import OrgError
 from crmarena_sf.loaders.push.keys import PERMISSION_SET, pushed_fingerprint
+from crmarena_sf.metadata.crmarena_pro import TERRITORY_OBJECTS
 from crmarena_sf.metadata.model import SObject
 
 if TYPE_CHECKING:
@@ -32,6 +33,13 @@ FEATURE_ADVICE = {
     "LiveChatVisitor": "Chat (LiveChatVisitor) is not available in this org",
 }
 """Missing object -> the feature behind it."""
+
+TERRITORY_ADVICE = (
+    "Sales Territories (Enterprise Territory Management) is not enabled, so the org has no {objects}: in "
+    'Setup, Territory Settings, click Enable Sales Territories (Salesforce Help, "Enable Sales Territories"); '
+    "the push then creates the territory model, type and territories"
+)
+"""Why a dataset's territory objects cannot be loaded, and how to make them loadable."""
 
 
 @dataclass
@@ -96,7 +104,22 @@ def problems(facts: TargetOrgFacts, plan: PushPlan) -> list[str]:
     """Why the push cannot start, each with what to change (empty: it can)."""
     found: list[str] = []
     missing = [name for name, why in plan.skipped.items() if why == "missing"]
+    territory = [name for name in missing if name in TERRITORY_OBJECTS]
+    if territory:
+        found.append(
+            TERRITORY_ADVICE.format(objects=", ".join(territory))
+            + f"; or push without them: --skip {','.join(territory)}"
+        )
+    lacking = _missing_stages(facts, plan)
+    if lacking:
+        found.append(
+            f"the org's opportunity stages lack {', '.join(lacking)}, which the dataset's opportunities use: in "
+            "Setup, Object Manager, Opportunity, Fields & Relationships, Stage, add them as values (Closed as a "
+            "closed, won stage)"
+        )
     for name in missing:
+        if name in TERRITORY_OBJECTS:
+            continue
         advice = FEATURE_ADVICE.get(name, f"the org has no {name} object")
         found.append(f"{advice}; or push without it: --skip {name}")
     if plan.needs_person_accounts and not facts.person_accounts:
@@ -136,6 +159,18 @@ def problems(facts: TargetOrgFacts, plan: PushPlan) -> list[str]:
             "for today: wait for the 24-hour allowance to recover, or push a smaller dataset"
         )
     return found
+
+
+def _missing_stages(facts: TargetOrgFacts, plan: PushPlan) -> list[str]:
+    """Stage names the dataset's opportunities use that the org's Opportunity.StageName does not list."""
+    described = facts.describes.get("Opportunity")
+    stage = described.field("StageName") if described is not None else None
+    used = {
+        row.get("StageName") for step in plan.steps if step.object == "Opportunity" for row in step.rows
+    } - {None}
+    if stage is None or not used:
+        return []
+    return sorted(used - set(stage.picklist_values))
 
 
 def read_present(client: PushClient, plan: PushPlan, key_field: str) -> dict[str, dict[str, str]]:

@@ -14,7 +14,12 @@ Each rule is a small function or table with the Salesforce behaviour it follows:
 - feature licences (``UserPermissionsKnowledgeUser`` ...) are left alone: a Developer Edition
   org has few, and an agent needs none to own cases;
 - CRMArena's ``CaseHistory__c.OldValue__c``/``NewValue__c`` hold User Ids as text
-  (:mod:`crmarena_sf.metadata.specs.case_history_c`): they are translated like references.
+  (:mod:`crmarena_sf.metadata.specs.case_history_c`): they are translated like references;
+- a user's assignment to a territory takes no custom field (Object Reference,
+  UserTerritory2Association: "doesn't support adding custom fields"), so it cannot carry the
+  push's key: it is matched on what makes it unique, its user and territory, and inserted when
+  the org lacks it; a territory type is matched the same way on its DeveloperName, which the
+  org keeps unique (:data:`KEYLESS`).
 """
 
 from __future__ import annotations
@@ -31,6 +36,9 @@ NEVER_WRITTEN = {"User": ("UserPermissions",)}
 """Field-name prefixes a push never writes, per object (feature licences)."""
 
 PUBLISHED = "Online"
+
+KEYLESS = {"UserTerritory2Association": ("UserId", "Territory2Id"), "Territory2Type": ("DeveloperName",)}
+"""Objects a push matches on natural key fields instead of the key field (object -> fields)."""
 
 
 def is_person_row(object_name: str, row: dict[str, Any]) -> bool:

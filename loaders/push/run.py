@@ -63,10 +63,18 @@ def prepare(
     """Read the org and plan the push (reads only)."""
     facts = preflight.read_org(client, dataset.objects)
     plan = make_plan(
-        dataset, facts, load_schema("crmarena"), skip=options.skip, bulk_threshold=options.bulk_threshold
+        dataset, facts, dataset_schema(dataset), skip=options.skip, bulk_threshold=options.bulk_threshold
     )
     plan.apply_present(preflight.read_present(client, plan, KEY_FIELD))
     return facts, plan
+
+
+def dataset_schema(dataset: Dataset):
+    """The metadata the dataset was made for: its schema profile, with an imported org's key prefixes."""
+    from crmarena_sf.metadata.crmarena_pro import with_key_prefixes
+
+    schema = load_schema(dataset.schema_profile)
+    return with_key_prefixes(schema, dataset.key_prefixes)[0] if dataset.key_prefixes else schema
 
 
 def push(sf: Any, dataset_dir: str | Path, options: PushOptions | None = None) -> tuple[PushReport, PushPlan]:
@@ -127,7 +135,7 @@ def push(sf: Any, dataset_dir: str | Path, options: PushOptions | None = None) -
 def _record_known(client: PushClient, facts: preflight.TargetOrgFacts, plan: PushPlan, idmap: IdMap) -> None:
     """Put in the id map what the org already holds: records loaded before, and the records every
     org has that the dataset points at (the running user, the standard price book ...)."""
-    source = load_schema("crmarena")
+    source = dataset_schema(plan.dataset)
     for name, present in plan.present.items():
         idmap.record(name, present)
     loaded = {row["Id"] for step in plan.steps for row in step.rows}
@@ -185,6 +193,25 @@ class TeardownReport:
         }
 
 
+def _delete_records(
+    client: PushClient, name: str, ids: list[str], report: TeardownReport
+) -> list[tuple[str, str, str, str]]:
+    """Delete ``ids`` of ``name`` in collections of COLLECTION_SIZE; the failures, as (object, Id, code, message)."""
+    failures = []
+    for start in range(0, len(ids), COLLECTION_SIZE):
+        chunk = ids[start : start + COLLECTION_SIZE]
+        results = client.rest(
+            "composite/sobjects", method="DELETE", params={"ids": ",".join(chunk), "allOrNone": "false"}
+        )
+        for record_id, result in zip(chunk, results, strict=False):
+            if result.get("success"):
+                report.deleted[name] = report.deleted.get(name, 0) + 1
+            else:
+                error = (result.get("errors") or [{}])[0]
+                failures.append((name, record_id, str(error.get("statusCode")), str(error.get("message"))))
+    return failures
+
+
 def teardown(sf: Any, *, state: str | Path | None = None) -> TeardownReport:
     """Delete every record that carries the push's key (children first); touch nothing else."""
     client = PushClient(sf)
@@ -193,7 +220,7 @@ def teardown(sf: Any, *, state: str | Path | None = None) -> TeardownReport:
     try:
         report.org_id, _ = client.identity()
         names = {o["name"] for o in client.rest("sobjects")["sobjects"]}
-        candidates = sorted(names & set(load_schema("crmarena").names))
+        candidates = sorted(names & set(load_schema("crmarena-pro").names))  # every object a push loads
         describes: dict[str, SObject] = {}
         for name in candidates:
             doc = SObject.model_validate(client.rest(f"sobjects/{name}/describe"))
@@ -206,30 +233,33 @@ def teardown(sf: Any, *, state: str | Path | None = None) -> TeardownReport:
                     if parent in describes and parent != name:
                         edges.setdefault(name, {}).setdefault(parent, []).append(f)
         order, _ = order_objects(sorted(describes), edges)
-        for name in reversed(order):
-            doing = f"deleting {name}"
-            keyed = preflight.keyed_records(client, name, KEY_FIELD, statuses=("Online", "Draft", "Archived"))
-            if not keyed:
-                continue
-            if not describes[name].deletable:
-                report.kept[name] = len(keyed)
-                continue
-            ids = sorted(keyed.values())
-            for start in range(0, len(ids), COLLECTION_SIZE):
-                chunk = ids[start : start + COLLECTION_SIZE]
-                results = client.rest(
-                    "composite/sobjects",
-                    method="DELETE",
-                    params={"ids": ",".join(chunk), "allOrNone": "false"},
+        # Children first; a record a restricted child still holds (a price book entry its
+        # opportunity products use, a contact with cases) answers DELETE_FAILED until that child
+        # goes, which a later object's cascade may do: such records are tried again, pass after
+        # pass, while a pass deletes anything (Object Reference, restrictedDelete).
+        waiting = list(reversed(order))
+        while waiting:
+            blocked: list[str] = []
+            deleted_before = sum(report.deleted.values())
+            failures: list[tuple[str, str, str, str]] = []
+            for name in waiting:
+                doing = f"deleting {name}"
+                keyed = preflight.keyed_records(
+                    client, name, KEY_FIELD, statuses=("Online", "Draft", "Archived")
                 )
-                for record_id, result in zip(chunk, results, strict=False):
-                    if result.get("success"):
-                        report.deleted[name] = report.deleted.get(name, 0) + 1
-                    else:
-                        error = (result.get("errors") or [{}])[0]
-                        report.failures.append(
-                            (name, record_id, str(error.get("statusCode")), str(error.get("message")))
-                        )
+                if not keyed:
+                    continue
+                if not describes[name].deletable:
+                    report.kept[name] = len(keyed)
+                    continue
+                failed = _delete_records(client, name, sorted(keyed.values()), report)
+                if any(code == "DELETE_FAILED" for _, _, code, _ in failed):
+                    blocked.append(name)
+                failures.extend(failed)
+            if not blocked or sum(report.deleted.values()) == deleted_before:
+                report.failures.extend(failures)
+                break
+            waiting = blocked
         doing = "marking the permission set"
         found = []
         if "PermissionSet" in names:

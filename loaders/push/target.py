@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from crmarena_sf.loaders.push.keys import KEY_FIELD, KEY_LENGTH
+from crmarena_sf.loaders.push.rules import KEYLESS
 from crmarena_sf.metadata.model import Field, Schema, SObject
 from crmarena_sf.metadata.spec import expand_field
 
@@ -61,7 +62,8 @@ class Target:
             src = source.get(name)
             have = org.get(name)
             wanted = [f for f in src.fields if f.custom and f.name.endswith("__c")] if src else []
-            wanted.append(key_field())
+            if name not in KEYLESS:
+                wanted.append(key_field())
             for f in wanted:
                 if have is not None and have.field(f.name) is not None:
                     continue

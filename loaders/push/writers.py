@@ -36,6 +36,18 @@ class Outcome:
         self.failed.update({k: v for k, v in other.failed.items() if k not in self.loaded})
 
 
+def _save_results(keys: list[str], results: list[dict[str, Any]]) -> Outcome:
+    """The outcome of one sObject Collections call: its SaveResults come back in request order."""
+    outcome = Outcome()
+    for key, result in zip(keys, results, strict=False):
+        if result.get("success"):
+            outcome.loaded[key] = result["id"]
+        else:
+            error = (result.get("errors") or [{}])[0]
+            outcome.failed[key] = (str(error.get("statusCode") or "UNKNOWN"), str(error.get("message") or ""))
+    return outcome
+
+
 def upsert_collections(
     client: PushClient, object_name: str, records: list[dict[str, Any]], on_batch=None
 ) -> Outcome:
@@ -48,17 +60,28 @@ def upsert_collections(
             "records": [{"attributes": {"type": object_name}, **record} for record in batch],
         }
         results = client.rest(f"composite/sobjects/{object_name}/{KEY_FIELD}", method="PATCH", json=body)
-        outcome = Outcome()
-        for record, result in zip(batch, results, strict=False):
-            key = record[KEY_FIELD]
-            if result.get("success"):
-                outcome.loaded[key] = result["id"]
-            else:
-                error = (result.get("errors") or [{}])[0]
-                outcome.failed[key] = (
-                    str(error.get("statusCode") or "UNKNOWN"),
-                    str(error.get("message") or ""),
-                )
+        outcome = _save_results([record[KEY_FIELD] for record in batch], results)
+        total.merge(outcome)
+        if on_batch is not None:
+            on_batch(outcome, len(batch))
+    return total
+
+
+def insert_collections(
+    client: PushClient, object_name: str, records: dict[str, dict[str, Any]], on_batch=None
+) -> Outcome:
+    """Insert ``records`` (dataset key -> record without a key field) 200 at a time, for objects
+    that cannot carry the key; results come back in request order and are matched by position."""
+    total = Outcome()
+    keys = list(records)
+    for start in range(0, len(keys), COLLECTION_SIZE):
+        batch = keys[start : start + COLLECTION_SIZE]
+        body = {
+            "allOrNone": False,
+            "records": [{"attributes": {"type": object_name}, **records[key]} for key in batch],
+        }
+        results = client.rest("composite/sobjects", method="POST", json=body)
+        outcome = _save_results(batch, results)
         total.merge(outcome)
         if on_batch is not None:
             on_batch(outcome, len(batch))

@@ -8,7 +8,10 @@ Order, OrderItem, EmailMessage, LiveChatTranscript, Issue__c, CaseHistory__c), t
 they point at that a new org has: Profile, UserRole, RecordType, Group, Organization, Individual,
 Asset, Contract, ProductCatalog, LiveChatVisitor, KnowledgeArticle, and the standard sales
 objects every new org has, empty in CRMArena's: Lead, Opportunity, OpportunityLineItem,
-Campaign, CampaignMember, Task, Event, Quote, QuoteLineItem.
+Campaign, CampaignMember, Task, Event, Quote, QuoteLineItem. CRMArena-Pro's orgs add Sales
+Territories (Territory2, Territory2Model, Territory2Type, UserTerritory2Association), the custom
+object VoiceCallTranscript__c and Opportunity.ContractID__c, which only the ``crmarena-pro``
+schema profile keeps (:mod:`crmarena_sf.metadata.crmarena_pro`).
 
 Every ``referenceTo`` resolves inside the schema. Real standard fields whose target is outside
 it are left out, each for that reason:
@@ -34,7 +37,7 @@ the ~60 ``User.UserPreferences*`` checkboxes, ``Profile.Permissions*`` and most
 and MiddleName/Suffix on every person name (their org setting is off, as in the real
 person-account describe). Key prefixes are Salesforce's; ProductCategoryProduct's ``0ZH`` is
 the one not confirmed from a public source. Custom objects use CRMArena's: Issue__c ``a1M``,
-CaseHistory__c ``a1N``.
+CaseHistory__c ``a1N``, and CRMArena-Pro's VoiceCallTranscript__c ``a05``.
 """
 
 from __future__ import annotations

@@ -64,5 +64,8 @@ SPEC = sobject(
         field("ContractId", "reference", "Contract ID", to="Contract"),
         read_only("HasOpenActivity", "boolean", "Has Open Activity", defaultedOnCreate=True),
         read_only("HasOverdueTask", "boolean", "Has Overdue Task", defaultedOnCreate=True),
+        # CRMArena-Pro's custom lookup to the deal's contract (CRMArena-Pro's org dumps,
+        # SalesforceAIResearch/CRMArena local_data/crmarenapro_b2b_data.db); only the Pro orgs have it.
+        field("ContractID__c", "reference", "Contract", to="Contract", child="Opportunities__r"),
     ],
 )

@@ -7,6 +7,7 @@ A detail of its Opportunity (deleted with it). Required on create: OpportunityId
 the emulator does not check). ``ListPrice``, ``Product2Id`` and ``ProductCode`` come from the
 price book entry; ``TotalPrice`` is Quantity x UnitPrice, or UnitPrice TotalPrice / Quantity
 when only the total is sent. ``Name`` (the opportunity's and the product's names) stays empty.
+The entry must belong to the opportunity's price book (:mod:`crmarena_sf.emulator.store.price_books`).
 """
 
 from crmarena_sf.metadata.spec import field, sobject

@@ -2,9 +2,9 @@
 https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/sforce_api_objects_quote.htm).
 
 A detail of its Opportunity (deleted with it). Required on create: Name, OpportunityId.
-``QuoteNumber`` is an auto-number. In a real org ``AccountId`` comes from the opportunity and
-Subtotal, TotalPrice, GrandTotal, Discount and LineItemCount sum the quote's line items; the
-emulator does not compute them (read-only and empty).
+``QuoteNumber`` is an auto-number. ``AccountId`` comes from the opportunity; Subtotal,
+TotalPrice, GrandTotal, Discount and LineItemCount sum the quote's line items
+(:mod:`crmarena_sf.emulator.store.rollups`).
 """
 
 from crmarena_sf.metadata.spec import field, sobject
