@@ -20,6 +20,7 @@ from pathlib import Path
 import duckdb
 from crmarena_sf.emulator.store.ddl import column_type, quote
 from crmarena_sf.emulator.store.events import LOAD
+from crmarena_sf.emulator.store.files import store_for_size, uncompress_small_tables
 from crmarena_sf.emulator.store.indexes import ensure_indexes
 from crmarena_sf.emulator.store.org import Org
 from crmarena_sf.emulator.store.seed import STANDARD_PRICEBOOK_ID
@@ -44,7 +45,12 @@ def load_dataset(dataset_dir: str | Path, org: Org | None = None, *, progress: b
     dataset = Dataset(dataset_dir)
     target = org if org is not None else new_org_for(dataset)
     try:
+        counts = _record_counts(dataset) if target.path is not None else None
+        if counts is not None:  # small tables of an org file are read faster uncompressed
+            store_for_size(target.con, counts)
         _load(dataset, target, progress)
+        if counts is not None:
+            uncompress_small_tables(target, counts)
         ensure_indexes(target)
         if target.path is not None:
             from crmarena_sf.emulator.sosl import ensure_index
@@ -55,6 +61,14 @@ def load_dataset(dataset_dir: str | Path, org: Org | None = None, *, progress: b
             target.close()
         raise
     return target
+
+
+def _record_counts(dataset: Dataset) -> dict[str, int] | None:
+    """Records per object, as the dataset's manifest says (None when it does not say)."""
+    counts = dataset.manifest.get("counts")
+    if not isinstance(counts, dict) or not all(isinstance(n, int) for n in counts.values()):
+        return None
+    return counts
 
 
 def new_org_for(dataset: Dataset | str | Path, path: str | Path | None = None) -> Org:

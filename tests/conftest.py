@@ -245,7 +245,7 @@ class RecordingConnection:
         self.statements: list[str] = []
 
     def execute(self, sql, params=None):
-        self.statements.append(sql)
+        self.statements.append(sql if isinstance(sql, str) else sql.query)  # a statement DuckDB parsed before
         return self._con.execute(sql, params)
 
     def __getattr__(self, name):

@@ -7,6 +7,7 @@ import shutil
 import duckdb
 import pytest
 from crmarena_sf.emulator import soql
+from crmarena_sf.emulator.store import files
 from crmarena_sf.emulator.store.org import Org
 from crmarena_sf.loaders.dataset import Dataset, DatasetError
 from crmarena_sf.loaders.load import LOAD_KIND, load_dataset
@@ -102,6 +103,32 @@ def test_an_object_the_schema_lacks_is_refused(tiny, tmp_path):
     (copy / "manifest.json").write_text(manifest)
     with pytest.raises(DatasetError, match="objects not in this org's schema: Widget__c"):
         load_dataset(copy)
+
+
+def compressions(path, table: str = "EmailMessage") -> set[str]:
+    """How DuckDB stores the columns of a table of an org file (pragma storage_info)."""
+    with duckdb.connect(str(path), read_only=True) as con:
+        rows = con.execute("SELECT DISTINCT compression FROM pragma_storage_info(?)", [table]).fetchall()
+    return {row[0] for row in rows}
+
+
+def test_a_small_org_file_is_stored_uncompressed_and_a_large_one_only_in_its_small_tables(
+    tiny, tmp_path, monkeypatch
+):
+    # Uncompressed, DuckDB reads an org file as fast as memory; a large org keeps the disk small.
+    load_dataset(tiny, Org.new(path=tmp_path / "small.duckdb")).close()
+    assert compressions(tmp_path / "small.duckdb") <= {"Uncompressed", "Constant"}
+    counts = Dataset(tiny).manifest["counts"]
+    # the tiny dataset as a large org: its emails more than the limit, its cases fewer
+    monkeypatch.setattr(files, "UNCOMPRESSED_MAX_ROWS", (counts["EmailMessage"] + counts["Case"]) // 2)
+    with load_dataset(tiny, Org.new(path=tmp_path / "large.duckdb")) as org:
+        case = org.con.execute('SELECT "Id", "Subject" FROM "Case" ORDER BY "Id" LIMIT 1').fetchone()
+        assert (
+            soql.query(org, f"SELECT Subject FROM Case WHERE Id = '{case[0]}'")["records"][0]["Subject"]
+            == case[1]
+        )
+    assert compressions(tmp_path / "large.duckdb") - {"Uncompressed", "Constant"}
+    assert compressions(tmp_path / "large.duckdb", "Case") <= {"Uncompressed", "Constant"}
 
 
 def test_cli_load_creates_an_org_file_and_never_overwrites(tiny, tmp_path, capsys):

@@ -6,9 +6,12 @@ through simple-salesforce in-process on both orgs (the scaled one: 97,700 cases,
 records, built once into the cache by :mod:`crmarena_sf.bench.scale_org`), the two timed in turns so
 machine load hits them alike. Target: indexed lookups and searches whose answer is the same
 size in both orgs within 1.5x of their default-org time at `--scale 100`, searches under
-5 ms there too. Reported alongside, without a target: a search whose answer grows with the
-org (a common word: 100 times the records to rank and return, on Salesforce too) and a
-GROUP BY over every case (it scans, on Salesforce too).
+5 ms there too; among them a common word's best 20 products (issue 26). Each search ranks
+its matches anew (no ranking kept from the run before); the common word's top 20 is timed
+again repeated, reading the ranking the first search of the word made on the same state of
+the index. Reported alongside, without a target: a search whose answer grows with the org (a
+common word: 100 times the records to rank and return, on Salesforce too) and a GROUP BY over
+every case (it scans, on Salesforce too).
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from crmarena_sf.bench import Measurement
 
 TARGET_RATIO = 1.5
 TARGET_SOSL_MS = 5.0
+TOP_20_SEARCH = "FIND {jacket} RETURNING Product2(Id, Name LIMIT 20)"
+"""A common word, its best 20 products (issue 26): 17 products hold it in the default org, 1,674 at `--scale 100`."""
 
 
 def _interleaved_medians(calls: dict[str, object], repeat: int) -> dict[str, float]:
@@ -38,7 +43,8 @@ def _interleaved_medians(calls: dict[str, object], repeat: int) -> dict[str, flo
 
 
 def workload(org) -> list[tuple[str, str, str, bool]]:
-    """(name, kind, statement, indexed) with values from ``org``: ``kind`` is ``soql`` or ``sosl``."""
+    """(name, kind, statement, indexed) with values from ``org``: ``kind`` is ``soql``, ``sosl`` (each
+    search ranks anew) or ``sosl repeated`` (the ranking kept from the search before is read)."""
     one = lambda sql: org.con.execute(sql).fetchone()  # noqa: E731
     case_id, case_number = one('SELECT "Id", "CaseNumber" FROM "Case" ORDER BY "Id" LIMIT 1')
     email_case = one('SELECT "ParentId" FROM "EmailMessage" ORDER BY "Id" LIMIT 1')[0]
@@ -53,10 +59,28 @@ def workload(org) -> list[tuple[str, str, str, bool]]:
         ("SOSL: a contact by email address", "sosl",
          f"FIND {{{email}}} IN EMAIL FIELDS RETURNING Contact(Id, Name, Email)", True),
         ("SOSL: a case by its number", "sosl", f"FIND {{{case_number}}} RETURNING Case(Id, Subject)", True),
+        ("SOSL: a common word, top 20", "sosl", TOP_20_SEARCH, True),
+        ("SOSL: a common word, top 20, repeated", "sosl repeated", TOP_20_SEARCH, True),
         ("SOSL: a common word (the answer grows with the org)", "sosl",
          "FIND {jacket} IN ALL FIELDS RETURNING Product2(Id, Name, Description)", False),
         ("GROUP BY over all cases", "soql", "SELECT Status, COUNT(Id) FROM Case GROUP BY Status", False),
     ]  # fmt: skip
+
+
+def _call(kind: str, sf, statement: str):
+    """The timed call of a workload row (see :func:`workload` for the kinds)."""
+    from crmarena_sf.emulator.sosl.matcher import clear_rankings
+
+    if kind == "soql":
+        return lambda: sf.query(statement)
+    if kind == "sosl repeated":
+        return lambda: sf.search(statement)
+
+    def first_search() -> None:
+        clear_rankings()
+        sf.search(statement)
+
+    return first_search
 
 
 def run(quick: bool = False) -> list[Measurement]:
@@ -72,21 +96,16 @@ def run(quick: bool = False) -> list[Measurement]:
     large_workload = {name: (kind, text) for name, kind, text, _ in workload(large)}
     for name, kind, text, indexed in workload(small):
         statements = {"default": text, "scale 100": large_workload[name][1]}
-        calls = {
-            label: (lambda sf=sf, s=statements[label]: sf.query(s))
-            if kind == "soql"
-            else (lambda sf=sf, s=statements[label]: sf.search(s))
-            for label, sf in clients.items()
-        }
+        calls = {label: _call(kind, sf, statements[label]) for label, sf in clients.items()}
         times = _interleaved_medians(calls, repeat)
         ratio = times["scale 100"] / times["default"]
         met = (
-            ratio <= TARGET_RATIO and (kind != "sosl" or times["scale 100"] < TARGET_SOSL_MS)
+            ratio <= TARGET_RATIO and (kind == "soql" or times["scale 100"] < TARGET_SOSL_MS)
             if indexed
             else None
         )
         target = (
-            f"<= {TARGET_RATIO}" + (f", < {TARGET_SOSL_MS:g} ms" if kind == "sosl" else "") if indexed else ""
+            f"<= {TARGET_RATIO}" + (f", < {TARGET_SOSL_MS:g} ms" if kind != "soql" else "") if indexed else ""
         )
         note = f"default {times['default']:.3f} ms, scale 100 {times['scale 100']:.3f} ms"
         if kind == "sosl" and not indexed:

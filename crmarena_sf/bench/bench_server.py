@@ -54,6 +54,16 @@ def _load_test(operations: int, repeat: int) -> list[Measurement]:
                     "ms",
                 )
             )
+            if clients == CLIENT_COUNTS[-1] and cpu:
+                measurements.append(
+                    Measurement(
+                        "server",
+                        f"serve, {clients} clients: the server's CPU time per request (median of {len(cpu)})",
+                        round(statistics.median(cpu), 3),
+                        "ms",
+                        note="what the server itself spends, which load from other processes moves little",
+                    )
+                )
     measurements.append(
         Measurement(
             "server",

@@ -1,4 +1,5 @@
-"""Org store: making, forking and writing to orgs (issue 2: fork of the CRMArena-size org < 50 ms)."""
+"""Org store: making, forking and writing to orgs (issue 2: a new org < 50 ms; issue 26: a fork of the
+default CRMArena org under 5 ms)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import itertools
 
 from crmarena_sf.bench import Measurement, median_ms, under
 from crmarena_sf.emulator import Org
+
+FORK_TARGET_MS = 5
+"""A fork of the default org (issue 26; issue 2 asked for 50 ms)."""
 
 
 def run(quick: bool = False) -> list[Measurement]:
@@ -30,7 +34,7 @@ def run(quick: bool = False) -> list[Measurement]:
                 "fork of the default CRMArena org",
                 float("nan"),
                 "ms",
-                "< 50 ms",
+                f"< {FORK_TARGET_MS} ms",
                 None,
                 "generator not available",
             )
@@ -43,7 +47,7 @@ def run(quick: bool = False) -> list[Measurement]:
             "store",
             "fork of the default CRMArena org",
             median_ms(lambda: forks.append(template.fork()), repeat),
-            50,
+            FORK_TARGET_MS,
         )
     )
     for fork in forks:

@@ -90,10 +90,19 @@ MOUNTS: tuple[Mount, ...] = (
 """Every API family of the emulator, by URL; the first that matches answers."""
 
 
+def mount_for(path: str) -> tuple[Mount, dict[str, str | None]] | None:
+    """The mount answering ``path`` and the parts it passes, or None when no service is mounted there."""
+    for mount in MOUNTS:
+        parts = mount.parts(path)
+        if parts is not None:
+            return mount, parts
+    return None
+
+
 def answer(router: Router, request: Request) -> Response | None:
     """The response of the service mounted at ``request``'s path, or None when none is."""
-    for mount in MOUNTS:
-        parts = mount.parts(request.path)
-        if parts is not None:
-            return mount.answer(router, request, **parts)
-    return None
+    found = mount_for(request.path)
+    if found is None:
+        return None
+    mount, parts = found
+    return mount.answer(router, request, **parts)

@@ -136,10 +136,38 @@ def zone(name: str) -> dt.tzinfo:
         return dt.UTC
 
 
+_TODAY_KEY = "soql.today"
+_QUARTER = dt.timedelta(minutes=15)
+_TICK = dt.timedelta(microseconds=1)
+
+
 def today(org: Org) -> dt.date:
-    """Today in the running user's time zone, from the org's clock."""
-    now = org.clock.now().replace(tzinfo=dt.UTC)
-    return now.astimezone(zone(org.timezone)).date()
+    """Today in the running user's time zone, from the org's clock.
+
+    Every query asks (its plan depends on the day), so the answer is kept for the quarter hour
+    of UTC it holds for: time zones move in quarter hours, so the local day changes only at
+    their edges (a quarter hour whose two ends fall on different days is not kept).
+    """
+    now = org.clock.now()
+    timezone = org.timezone
+    known = org.cache.get(_TODAY_KEY)
+    if known is not None and known[0] == timezone and known[1] <= now < known[2]:
+        return known[3]
+    day = _local_date(now, timezone)
+    start = now.replace(minute=now.minute - now.minute % 15, second=0, microsecond=0)
+    try:
+        end = start + _QUARTER
+        same_day = _local_date(start, timezone) == day == _local_date(end - _TICK, timezone)
+    except OverflowError:  # the calendar's last quarter hour, or a zone that leaves it
+        return day
+    if same_day:
+        org.cache[_TODAY_KEY] = (timezone, start, end, day)
+    return day
+
+
+def _local_date(moment: dt.datetime, timezone: str) -> dt.date:
+    """The date in ``timezone`` at ``moment`` (naive UTC)."""
+    return moment.replace(tzinfo=dt.UTC).astimezone(zone(timezone)).date()
 
 
 def local_midnight_utc(day: dt.date, tz_name: str) -> dt.datetime:

@@ -113,13 +113,31 @@ def context(org: Org) -> CompileContext:
     return CompileContext(today(org), org.timezone, fiscal_year_start_month(org), org.user_id)
 
 
-def plan_for(
-    org: Org, text: str | RecordSelection, include_deleted: bool, api_version: str, restrict_ids: bool = False
-) -> QueryPlan:
-    """The compiled plan of ``text`` (or of a query given by parts) for ``org`` now (cached); raises SoqlError."""
+OPTIONS_KEY = "soql.plan_options"
+
+
+def plan_options(
+    org: Org, include_deleted: bool, api_version: str, restrict_ids: bool = False
+) -> PlanOptions:
+    """The :class:`PlanOptions` ``org``'s queries compile with now (one object while nothing they depend on changes).
+
+    Asking the org's tables, indexes and recycle bin costs more than finding a cached plan; the
+    options are kept per org and made again only when the org's day, time zone, schema or
+    tables (a fork's copy-on-write, new indexes) changed, so a repeated query's key is the
+    same object and hashes at once.
+    """
+    day = today(org)
+    stamp = (org.schema, day, org.timezone, org.layout_version, org.index_generation)
+    memo = org.cache.get(OPTIONS_KEY)
+    if memo is None:
+        memo = org.cache[OPTIONS_KEY] = {}
+    key = (include_deleted, api_version, restrict_ids)
+    known = memo.get(key)
+    if known is not None and known[0] == stamp:
+        return known[1]
     options = PlanOptions(
         org.schema,
-        context(org),
+        CompileContext(day, org.timezone, fiscal_year_start_month(org), org.user_id),
         api_version,
         include_deleted,
         restrict_ids,
@@ -127,6 +145,15 @@ def plan_for(
         indexed_columns(org),
         frozenset() if include_deleted else tables_without_deleted(org),
     )
+    memo[key] = (stamp, options)
+    return options
+
+
+def plan_for(
+    org: Org, text: str | RecordSelection, include_deleted: bool, api_version: str, restrict_ids: bool = False
+) -> QueryPlan:
+    """The compiled plan of ``text`` (or of a query given by parts) for ``org`` now (cached); raises SoqlError."""
+    options = plan_options(org, include_deleted, api_version, restrict_ids)
 
     def compile_now() -> QueryPlan:
         bound = bound_query(org.schema, text)

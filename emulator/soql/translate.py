@@ -107,6 +107,8 @@ class QueryPlan:
     id_list: bool = False
     """The SQL holds the run-time Id list (the first parameter) as :data:`crmarena_sf.emulator.soql.seek.ID_LIST`."""
     _json_sql: str | None = field(default=None, repr=False)
+    statements: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+    """:attr:`sql` and :attr:`json_sql` parsed by DuckDB, by text (:func:`crmarena_sf.emulator.soql.execute.run`)."""
 
     @property
     def json_sql(self) -> str | None:
@@ -165,6 +167,16 @@ class PlanOptions:
     """Let DuckDB write the records as JSON where it can (:mod:`crmarena_sf.emulator.soql.json_records`).
     A guess from the table's size when the plan is compiled, not part of the cache key: every
     later run follows the row count the one before saw."""
+    _hash: int = field(default=0, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # The plan cache hashes its key on every query: hash the tables and indexes once, here.
+        key = (self.schema, self.ctx, self.api_version, self.include_deleted, self.restrict_ids,
+               self.read_through, self.indexed, self.without_deleted)  # fmt: skip
+        object.__setattr__(self, "_hash", hash(key))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 def compile_plan(bound: BoundQuery, options: PlanOptions) -> QueryPlan:

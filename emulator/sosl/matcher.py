@@ -83,25 +83,32 @@ def match(org: Org, obj: SObject, tree: Term, group: str, limit: int | None = No
     return ids if limit is None else ids[:limit]
 
 
-def match_objects(org: Org, objects: list[SObject], tree: Term, group: str) -> dict[str, list[str]]:
+def match_objects(
+    org: Org, objects: list[SObject], tree: Term, group: str, wanted: dict[str, int | None] | None = None
+) -> dict[str, list[str]]:
     """Per object name: Ids of its records matching ``tree`` in ``group``'s fields, best first.
 
     One DuckDB query serves every object (a search without RETURNING covers a dozen).
+    ``wanted``: per object name, how many of the best matches the caller reads (None or
+    absent: all of them); an object may then answer with only that many.
     """
+    wanted = wanted or {}
+    out: dict[str, list[str]] = {obj.name: [] for obj in objects}
     plans = []
     for obj in objects:
         fields = group_fields(obj, group)
         if fields is None or fields:
-            plans.append(
-                _Plan(
-                    obj, fields, _compile(tree, relax_implicit=is_article(obj)), *_lengths(org, obj, fields)
-                )
-            )
+            compiled = _compile(tree, relax_implicit=is_article(obj))
+            known = _ranked_before(org, obj, fields, compiled, wanted.get(obj.name))
+            if known is not None:
+                out[obj.name] = known
+                continue
+            plans.append(_Plan(obj, fields, compiled, *_lengths(org, obj, fields)))
     counts = _occurrences(org, plans)
-    out: dict[str, list[str]] = {obj.name: [] for obj in objects}
     for plan in plans:
         per_leaf = counts[plan.obj.name]
         if not any(per_leaf):
+            _remember_ranked(org, plan, [])
             continue
         compiled = plan.compiled
         ranked = _rank(compiled, per_leaf, compiled.strict, plan)
@@ -109,7 +116,65 @@ def match_objects(org: Org, objects: list[SObject], tree: Term, group: str) -> d
             ranked = _rank(compiled, per_leaf, compiled.loose, plan)
         ranked.sort()
         out[plan.obj.name] = [record_id for _, record_id in ranked]
+        _remember_ranked(org, plan, out[plan.obj.name])
     return out
+
+
+# ---------------------------------------------------------------------------- rankings already made
+_ranked: OrderedDict[tuple, tuple[list[str], bool]] = OrderedDict()
+_ranked_lock = threading.Lock()
+MAX_RANKINGS = 128
+"""Rankings kept (least recently used first out)."""
+RANKING_KEPT = 2000
+"""Best matches kept of a longer ranking: enough for any LIMIT (SOSL returns at most 2,000 rows)."""
+
+
+def clear_rankings() -> None:
+    """Forget every ranking kept (benchmarks timing a first search; tests)."""
+    with _ranked_lock:
+        _ranked.clear()
+
+
+def _ranking_key(org: Org, obj: SObject, fields: tuple[str, ...] | None, compiled: _Compiled) -> tuple | None:
+    """What a ranking is a pure function of: the state of the object's index, the fields, the term;
+    None when the index state has no name (then nothing is shared)."""
+    name = version(org, obj.name)
+    return None if name is None else (name, obj.name, fields, compiled)
+
+
+def _ranked_before(
+    org: Org, obj: SObject, fields: tuple[str, ...] | None, compiled: _Compiled, wanted: int | None
+) -> list[str] | None:
+    """The ranking a search of the same term made on the same state of the index, when it holds what is wanted.
+
+    A ranking depends only on the index's state (its occurrences and record lengths), the fields
+    and the term: every org reading that state (a template and its forks) shares it, like the
+    postings and lengths. A common word then costs its first search what ranking every match
+    does, and a repeated one what its answer does.
+    """
+    key = _ranking_key(org, obj, fields, compiled)
+    if key is None:
+        return None
+    with _ranked_lock:
+        found = _ranked.get(key)
+        if found is None:
+            return None
+        ids, complete = found
+        if not complete and (wanted is None or wanted > len(ids)):
+            return None
+        _ranked.move_to_end(key)
+    return ids
+
+
+def _remember_ranked(org: Org, plan: _Plan, ids: list[str]) -> None:
+    key = _ranking_key(org, plan.obj, plan.fields, plan.compiled)
+    if key is None:
+        return
+    kept = (ids[:RANKING_KEPT], len(ids) <= RANKING_KEPT)
+    with _ranked_lock:
+        _ranked[key] = kept
+        while len(_ranked) > MAX_RANKINGS:
+            _ranked.popitem(last=False)
 
 
 @dataclass(frozen=True)

@@ -71,8 +71,18 @@ def records(
     tree = None if statement.term.finds_nothing else statement.term.tree
     overall = MAX_ROWS if statement.limit is None else statement.limit
     searched = [t.obj for t in found if t.obj.name in state.objects and _needed(t.spec, overall) != 0]
-    matches = match_objects(org, searched, tree, statement.group) if tree is not None and searched else {}
     category = statement.data_category
+    wanted: dict[str, int | None] = {}
+    for target in found:  # how many of the best matches each object's answer can reach (None: all)
+        spec, name = target.spec, target.obj.name
+        need = None if (spec.where_text or spec.order_text or category) else _needed(spec, overall)
+        if name in wanted:
+            earlier = wanted[name]
+            need = None if earlier is None or need is None else max(earlier, need)
+        wanted[name] = need
+    matches = (
+        match_objects(org, searched, tree, statement.group, wanted) if tree is not None and searched else {}
+    )
     per_object = []
     for target in found:
         spec, obj = target.spec, target.obj

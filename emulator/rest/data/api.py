@@ -104,26 +104,55 @@ def dispatch(router: Router, request: Request, version: str, rest: str) -> Respo
             raise method_not_allowed(request.method, Route("", GET=lambda call: None))
         return versions.resources_response(version, router.identity_url(request))
     method = "GET" if request.method == "HEAD" else request.method
+    found = route_for(rest)
+    if found is None:
+        raise not_found()
+    route, parts = found
+    handler = route.handlers.get(method)
+    if handler is None:
+        raise method_not_allowed(request.method, route)
+    call = RestCall(request=request, org=router.org, router=router, version=version)
+    if method == "GET" and route.read_only:
+        # Uncontended, a read runs under the org's lock on its own cursor; only while another
+        # thread holds the lock does it read a snapshot beside it (Org.reading), since
+        # opening and closing a snapshot's transaction costs about 0.1 ms a request.
+        lock = router.org.lock
+        if lock.acquire(blocking=False):
+            try:
+                return handler(call, **parts)
+            finally:
+                lock.release()
+        with router.org.reading():
+            return handler(call, **parts)
+    with router.org.lock:
+        return handler(call, **parts)
+
+
+_UNSEEN = object()
+_FOUND: dict[str, tuple[Route, dict[str, str]] | None] = {}
+MAX_FOUND = 4096
+"""Paths whose route is remembered; past this many the memory starts over (record paths hold Ids)."""
+MAX_REMEMBERED_PATH = 200
+"""Longer paths are matched every time (a client's own are short; a hostile one stays unremembered)."""
+
+
+def route_for(rest: str) -> tuple[Route, dict[str, str]] | None:
+    """The first route whose pattern matches ``rest`` (the path after ``vXX.X/``) and its named parts, or None.
+
+    Remembered by path: a client repeats its paths (``query``, ``sobjects/Case/describe``), and
+    trying the patterns in order costs more than the rest of routing.
+    """
+    found = _FOUND.get(rest, _UNSEEN)
+    if found is not _UNSEEN:
+        return found  # type: ignore[return-value]
+    found = None
     for route in _ROUTES:
         match = route.pattern.match(rest)
-        if not match:
-            continue
-        handler = route.handlers.get(method)
-        if handler is None:
-            raise method_not_allowed(request.method, route)
-        call = RestCall(request=request, org=router.org, router=router, version=version)
-        if method == "GET" and route.read_only:
-            # Uncontended, a read runs under the org's lock on its own cursor; only while another
-            # thread holds the lock does it read a snapshot beside it (Org.reading), since
-            # opening and closing a snapshot's transaction costs about 0.1 ms a request.
-            lock = router.org.lock
-            if lock.acquire(blocking=False):
-                try:
-                    return handler(call, **match.groupdict())
-                finally:
-                    lock.release()
-            with router.org.reading():
-                return handler(call, **match.groupdict())
-        with router.org.lock:
-            return handler(call, **match.groupdict())
-    raise not_found()
+        if match:
+            found = (route, match.groupdict())
+            break
+    if len(rest) <= MAX_REMEMBERED_PATH:
+        if len(_FOUND) >= MAX_FOUND:
+            _FOUND.clear()
+        _FOUND[rest] = found
+    return found

@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from crmarena_sf.emulator.errors import SalesforceError
 from crmarena_sf.emulator.rest.transport.json_body import parse_json_body
-from crmarena_sf.emulator.wire import to_json
+from crmarena_sf.emulator.wire import encode_json
 
 
 class Headers(dict):
@@ -114,7 +114,7 @@ def json_response(status: int, payload: Any, headers: Mapping[str, str] | None =
     out = Headers({"Content-Type": "application/json;charset=UTF-8"})
     for key, value in (headers or {}).items():
         out[key] = value
-    body = json.dumps(payload, default=to_json, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    body = encode_json(payload).encode("utf-8")
     return Response(status, out, body)
 
 
