@@ -1,0 +1,73 @@
+"""wrong_stage_rectification: the stage an opportunity should be in, when its StageName is wrong.
+
+``params``: ``opportunity_id``. Gold: the stage its open ('Not Started') tasks belong to, by the
+stages article (:mod:`.stage_tasks`); None when that is the opportunity's StageName, otherwise
+that stage's label (Qualification, Discovery, Quote, Negotiation or Closed). Only deals are
+asked about whose open tasks all belong to one and the same stage (a deal with tasks of
+several stages open is activity_priority's question, not this one's).
+"""
+
+from __future__ import annotations
+
+from crmarena_sf.tasks.families.base import Draft, Quota, Solution
+from crmarena_sf.tasks.families.pro.base import ProBuildContext
+from crmarena_sf.tasks.families.pro.stage_tasks import open_task_stages, read_deal
+from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.pro.texts import STAGE_ARTICLE
+
+NAME = "wrong_stage_rectification"
+METRIC = "exact_match"
+NONE_SHARE = 0.2
+
+QUESTIONS = (
+    "Does this opportunity's stage match the work on it? If it does not, what should the stage be?",
+    "Is the StageName of this opportunity right, given its open tasks? If not, which stage is correct?",
+    "Check whether this opportunity sits in the right stage; if it is in the wrong one, name the right one.",
+    "Given the tasks planned on this opportunity, is its stage correct? If not, what should it be?",
+)
+ANSWER_FORMAT = (
+    " Return only the correct stage label among ('Qualification', 'Discovery', 'Quote', 'Negotiation', "
+    "'Closed'), or None if the current stage is right."
+)
+REQUIRED = (
+    "- Opportunity Id to be considered is: {opportunity_id}\n"
+    "- An opportunity's stage is the stage its open ('Not Started') tasks belong to; the knowledge "
+    "article on opportunity stages lists the activities of each stage."
+)
+
+
+def true_stage(stage: str, stages: dict[str, str | None]) -> str | None:
+    """The stage the open tasks show when it is not ``stage`` (None: it is); LookupError when unclear."""
+    found = set(stages.values())
+    if len(found) != 1 or None in found:
+        raise LookupError("the open tasks do not belong to exactly one stage")
+    shown = found.pop()
+    return None if shown == stage else shown
+
+
+def solve(client: OrgClient, params: dict) -> Solution:
+    stage, stages = read_deal(client, params["opportunity_id"])
+    return Solution(true_stage(stage, stages))
+
+
+def generate(ctx: ProBuildContext, n: int, n_none: int) -> list[Draft]:
+    rnd, sales = ctx.rnd, ctx.sales
+    article = sales.article(STAGE_ARTICLE).text
+    deals = sorted(sales.opportunity_tasks)
+    rnd.shuffle(deals)
+    drafts, quota = [], Quota(n, n_none)
+    for opportunity_id in deals:
+        if quota.full:
+            break
+        stages = open_task_stages(sales.opportunity_tasks[opportunity_id], article)
+        try:
+            answer = true_stage(sales.opportunities[opportunity_id].stage, stages)
+        except LookupError:
+            continue
+        if not quota.wants(answer):
+            continue
+        quota.take(answer)
+        query = rnd.choice(QUESTIONS) + ANSWER_FORMAT
+        required = REQUIRED.format(opportunity_id=opportunity_id)
+        drafts.append(Draft({"opportunity_id": opportunity_id}, query, required, answer, (opportunity_id,)))
+    return drafts
