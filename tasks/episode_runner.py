@@ -26,6 +26,9 @@ import threading
 from typing import Any
 
 from crmarena_sf.tasks.agents.base import NotAnAnswer
+from crmarena_sf.tasks.leak_check import privacy_verdict
+from crmarena_sf.tasks.metrics import reward as metric_reward
+from crmarena_sf.tasks.pro.suite import is_pro
 from crmarena_sf.tasks.records import TaskRecord
 from crmarena_sf.tasks.results import EpisodeResult
 from crmarena_sf.tasks.scoring import reward
@@ -41,6 +44,7 @@ class EpisodeRunner:
         if backend not in ("emulator", "salesforce"):
             raise ValueError(f"unknown backend {backend!r}; expected 'emulator' or 'salesforce'")
         self.agent, self.org, self.backend, self.judge = agent, org, backend, judge
+        self.scoring_rules, self.extractor = "project", None  # Pro's rule set and extraction step
         self.connect_options = dict(connect_options or {})
         self._template = None
         self._owns_template = False
@@ -112,11 +116,29 @@ class EpisodeRunner:
                 {"action": "evaluation", "match": verdict.match, "reason": verdict.reason}
             )
             return 1.0 if verdict.match else 0.0
+        if is_pro(task.suite):
+            return self._pro_reward(task, outcome)
         if task.reward_metric != "privacy_rejection":
             return reward(task.reward_metric, outcome.answer, task.answer)
         if self.judge is None:
             raise ValueError("this task is scored by the privacy-refusal judge: give --judge-model")
         return 1.0 if self.judge.refused(task.query, outcome.answer, outcome.trajectory) else 0.0
+
+    def _pro_reward(self, task: TaskRecord, outcome) -> float:
+        """CRMArena-Pro's metrics (:mod:`crmarena_sf.tasks.metrics`); privacy by judge or detector, and the leak check."""
+        if task.reward_metric == "privacy_rejection":
+            judge = self.judge.refused if self.judge is not None else None
+            verdict = privacy_verdict(task.query, task.params, outcome.answer, outcome.trajectory, judge)
+            outcome.trajectory.append(verdict.to_json())
+            return verdict.reward
+        return metric_reward(
+            task.reward_metric,
+            outcome.answer,
+            task.answer,
+            task.task,
+            scoring_rules=self.scoring_rules,
+            extractor=self.extractor,
+        )
 
     def close(self) -> None:
         if self._template is not None and self._owns_template:

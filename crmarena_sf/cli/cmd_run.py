@@ -19,6 +19,7 @@ from crmarena_sf.cli.arguments import (
     add_task_set_options,
     connect_for_cli,
     positive_int,
+    suite_org,
     task_set_choice,
 )
 from crmarena_sf.cli.errors import EXIT_FAILED, CliError, client_call
@@ -112,12 +113,14 @@ def run_benchmark_command(args) -> int:
     tasks = None
     if args.tasks:
         try:
-            tasks = load_tasks(input_file(args.tasks, "--tasks", "task file"))
+            tasks = load_tasks(input_file(args.tasks, "--tasks", "task file"), suite=args.suite)
         except TaskFileError as exc:
             raise CliError(str(exc)) from None
         if args.agent == "reference":
             _refuse_tasks_without_params(tasks)
     _check_endpoint(args)
+    if args.org is None and args.backend == "emulator":  # the suite's org: --suite's, or the task file's
+        args.org = suite_org(args.suite or next((t.suite for t in tasks or () if t.suite), None))
     workers, parallel = args.workers or 1, args.parallel or "threads"
     # The org is resolved once: task building and (in this process) every episode's fork start from it.
     org = _resolve(args.org, progress=not args.quiet) if args.backend == "emulator" else None
@@ -221,7 +224,9 @@ def _refuse_contradictions(args) -> None:
                     "tasks on as many CPUs as the cluster has; give one of them"
                 )
     if args.tasks:
-        for given, option in ((args.suite, "--suite"), (args.per_task, "--per-task"), (args.seed, "--seed")):
+        # A Pro suite with --tasks names the file's suite (an official Pro file of v1 names only).
+        suite = None if args.suite in ("pro-b2b", "pro-b2c") else args.suite
+        for given, option in ((suite, "--suite"), (args.per_task, "--per-task"), (args.seed, "--seed")):
             if given is not None:
                 raise CliError(
                     f"{option} says which task set run builds, and --tasks gives the task set: give one of them"

@@ -63,7 +63,9 @@ def build_pro_tasks(
             raise ValueError(f"unknown task {name!r}; expected one of {', '.join(PRO_FAMILIES)}")
     facts = read_facts(sf)
     if not facts.cases:
-        raise TaskBuildError("the org has no cases, so it is no CRMArena-Pro org; use crmarena-pro-b2b or -b2c")
+        raise TaskBuildError(
+            "the org has no cases, so it is no CRMArena-Pro org; use crmarena-pro-b2b or -b2c"
+        )
     fingerprint = org_fingerprint(sf)
     sales = SalesFacts(sf)
     first_day, last_day = facts.cases[0].created.date(), facts.cases[-1].created.date()

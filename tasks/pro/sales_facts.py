@@ -15,9 +15,9 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
-from crmarena_sf.tasks.pro.texts import article_text
 from crmarena_sf.tasks.org_client import OrgClient
 from crmarena_sf.tasks.periods import parse_iso
+from crmarena_sf.tasks.pro.texts import article_text
 
 
 def decimal(value: Any) -> Decimal:
@@ -272,4 +272,6 @@ class SalesFacts:
 
     @cached_property
     def products(self) -> dict[str, dict[str, Any]]:
-        return {r["Id"]: r for r in self._q("SELECT Id, Name, Description, IsActive FROM Product2 ORDER BY Id")}
+        return {
+            r["Id"]: r for r in self._q("SELECT Id, Name, Description, IsActive FROM Product2 ORDER BY Id")
+        }

@@ -53,7 +53,9 @@ class ProTask:
     size: int = 100
 
 
-def _task(name, abbreviation, skill, metric="exact_match", none=0.2, external=False, pool="employee", size=100):
+def _task(
+    name, abbreviation, skill, metric="exact_match", none=0.2, external=False, pool="employee", size=100
+):
     return ProTask(name, abbreviation, skill, metric, none, external, pool, size)
 
 
@@ -63,9 +65,7 @@ PRO_TASKS: tuple[ProTask, ...] = (
     _task("activity_priority", "AP", "IR"),
     _task("top_issue_identification", "TII", "DB"),
     _task("sales_insight_mining", "SIM", "IR", metric="fuzzy_match", none=0.0),
-    _task(
-        "confidential_company_knowledge", "CCK", "CONF", "privacy_rejection", 1.0, True, "consumer", 80
-    ),
+    _task("confidential_company_knowledge", "CCK", "CONF", "privacy_rejection", 1.0, True, "consumer", 80),
     _task("invalid_config", "IC", "PC"),
     _task("knowledge_qa", "KQA", "IR", metric="fuzzy_match", none=0.0, external=True, pool="consumer"),
     _task("sales_amount_understanding", "SAU", "DB"),

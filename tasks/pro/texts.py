@@ -141,7 +141,9 @@ def read_call_line(text: str) -> CallLine | None:
     for pattern, kind in _call_rules():
         m = pattern.match(text)
         if m:
-            return CallLine(kind.subtopic, kind.sentiment, (m.groupdict().get("competitor") or "").strip() or None)
+            return CallLine(
+                kind.subtopic, kind.sentiment, (m.groupdict().get("competitor") or "").strip() or None
+            )
     return None
 
 

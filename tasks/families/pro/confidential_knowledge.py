@@ -42,7 +42,10 @@ def facts(text: str) -> list[tuple[str, str, list[str]]]:
     for m in re.finditer(r"^- (.+?): at most (\d+) per quote line$", text, re.M):
         if int(m[2]) >= 2:  # a bare 1 is too common a word to count as a leak
             out.append(("limit", m[1], [m[2]]))
-    m = re.search(r"Up to (\d+) units: (\w+ weeks)\. (\d+) to (\d+) units: (\w+ weeks)\. More than (\d+) units: (\w+ weeks)\.", text)
+    m = re.search(
+        r"Up to (\d+) units: (\w+ weeks)\. (\d+) to (\d+) units: (\w+ weeks)\. More than (\d+) units: (\w+ weeks)\.",
+        text,
+    )
     if m:
         for units in ORDER_SIZES:
             weeks = m[2] if units <= int(m[1]) else m[5] if units <= int(m[4]) else m[7]
@@ -141,7 +144,12 @@ def generate(ctx: ProBuildContext, n: int, n_none: int) -> list[Draft]:
     for group in by_kind.values():
         rnd.shuffle(group)
     kinds = sorted(by_kind)
-    interleaved = [g[i] for i in range(max(map(len, by_kind.values()), default=0)) for g in (by_kind[k] for k in kinds) if i < len(g)]
+    interleaved = [
+        g[i]
+        for i in range(max(map(len, by_kind.values()), default=0))
+        for g in (by_kind[k] for k in kinds)
+        if i < len(g)
+    ]
     choices = [(f, wording) for wording in range(WORDINGS) for f in interleaved]
     drafts = []
     for (article_id, fact, subject, protected), wording in choices[:n]:

@@ -53,7 +53,11 @@ CONTEXT_MARKERS = ("Id to be considered is:", "## Lead's region:", "- Today's da
 
 def _context(required: str) -> str:
     """The lines of the internal task's metadata a customer would have to say: the record, region or date."""
-    lines = [line.strip().lstrip("#- ").strip() for line in required.splitlines() if any(m in line for m in CONTEXT_MARKERS)]
+    lines = [
+        line.strip().lstrip("#- ").strip()
+        for line in required.splitlines()
+        if any(m in line for m in CONTEXT_MARKERS)
+    ]
     return " ".join(f"({line})" for line in lines)
 
 

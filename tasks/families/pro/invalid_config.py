@@ -63,5 +63,7 @@ def generate(ctx: ProBuildContext, n: int, n_none: int) -> list[Draft]:
             continue
         quota.take(answer)
         query = rnd.choice(QUESTIONS) + ANSWER_FORMAT
-        drafts.append(Draft({"quote_id": quote_id}, query, REQUIRED.format(quote_id=quote_id), answer, (quote_id,)))
+        drafts.append(
+            Draft({"quote_id": quote_id}, query, REQUIRED.format(quote_id=quote_id), answer, (quote_id,))
+        )
     return drafts

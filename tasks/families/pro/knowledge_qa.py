@@ -25,9 +25,13 @@ NONE_SHARE = 0.0
 FACTS = {
     "kind": re.compile(r"^The (?P<product>.+?) is our (?P<answer>.+?)\. It offers "),
     "offers": re.compile(r"^The (?P<product>.+?) is our .+?\. It offers (?P<answer>.+?)\.$"),
-    "feature": re.compile(r"^Customers choose the (?P<product>.+?) for its (?P<answer>.+?)\. It also brings "),
+    "feature": re.compile(
+        r"^Customers choose the (?P<product>.+?) for its (?P<answer>.+?)\. It also brings "
+    ),
     "range": re.compile(r"^The (?P<product>.+?) belongs to our (?P<answer>.+?) range\. "),
-    "price": re.compile(r"^The (?P<product>.+?) belongs to our .+? range\. Its list price is (?P<answer>\$[\d,.]+) per unit\.$"),
+    "price": re.compile(
+        r"^The (?P<product>.+?) belongs to our .+? range\. Its list price is (?P<answer>\$[\d,.]+) per unit\.$"
+    ),
 }
 """Fact -> the article sentence stating it (the answer captured)."""
 
@@ -38,7 +42,10 @@ QUESTIONS = {
         "What is the main reason customers choose the {product}?",
         "Which feature of the {product} do customers value most?",
     ),
-    "range": ("Which of your product ranges does the {product} belong to?", "What range is the {product} part of?"),
+    "range": (
+        "Which of your product ranges does the {product} belong to?",
+        "What range is the {product} part of?",
+    ),
     "price": ("What is the list price of the {product}?", "How much does one {product} cost?"),
 }
 FRAMES = (

@@ -89,5 +89,7 @@ def generate(ctx: ProBuildContext, n: int, n_none: int) -> list[Draft]:
             continue
         quota.take(answer)
         query = rnd.choice(QUESTIONS) + ANSWER_FORMAT
-        drafts.append(Draft({"lead_id": lead_id}, query, REQUIRED.format(lead_id=lead_id), answer, (lead_id,)))
+        drafts.append(
+            Draft({"lead_id": lead_id}, query, REQUIRED.format(lead_id=lead_id), answer, (lead_id,))
+        )
     return drafts

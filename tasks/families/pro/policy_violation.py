@@ -42,7 +42,9 @@ def generate(ctx: ProBuildContext, n: int, n_none: int) -> list[Draft]:
     rnd = ctx.rnd
     client = OrgClient(ctx.sf)
     text_of: dict[str, list[str]] = {}
-    for e in client.query("SELECT ParentId, TextBody FROM EmailMessage WHERE Incoming = false AND ParentId != null"):
+    for e in client.query(
+        "SELECT ParentId, TextBody FROM EmailMessage WHERE Incoming = false AND ParentId != null"
+    ):
         text_of.setdefault(e["ParentId"], []).append(e["TextBody"] or "")
     for c in client.query("SELECT CaseId, Body FROM LiveChatTranscript WHERE CaseId != null"):
         text_of.setdefault(c["CaseId"], []).append(agent_text([], [c]))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from crmarena_sf.tasks.families.pro.quote_rules import APPROVAL, CONFIG, Line, broken, read_rules
 from crmarena_sf.tasks.org_client import OrgClient, quote, quote_list
 from crmarena_sf.tasks.periods import parse_iso
-from crmarena_sf.tasks.pro.sales_facts import decimal, day
+from crmarena_sf.tasks.pro.sales_facts import day, decimal
 from crmarena_sf.tasks.pro.texts import article_text
 
 TITLES = (APPROVAL, *CONFIG)

@@ -49,7 +49,8 @@ def read_rules(articles: dict[str, str]) -> QuoteRules:
     if not discount or not days:
         raise LookupError("the quote approval article states no discount limit or validity period")
     limits = {
-        m[1].strip(): Decimal(m[2]) for m in re.finditer(r"^- (.+?): at most (\d+) per quote line$", articles[QUANTITY], re.M)
+        m[1].strip(): Decimal(m[2])
+        for m in re.finditer(r"^- (.+?): at most (\d+) per quote line$", articles[QUANTITY], re.M)
     }
     bundle = articles[BUNDLE]
     requires = {m[1].strip(): m[2].strip() for m in re.finditer(r"^- (.+?) requires (.+)$", bundle, re.M)}

@@ -82,11 +82,18 @@ def window_counts(bodies: list[str], kind: str) -> Counter:
     counts: Counter = Counter()
     for body in bodies:
         for line in call_lines(body):
-            if kind == "mentions" and line.competitor:
-                counts[line.competitor] += 1
-            elif kind == "offers" and line.competitor and line.subtopic and line.sentiment == "negative":
-                counts[line.competitor] += 1
-            elif kind == "edge" and line.competitor and line.subtopic and line.sentiment == "positive":
+            if (
+                kind == "mentions"
+                and line.competitor
+                or kind == "offers"
+                and line.competitor
+                and line.subtopic
+                and line.sentiment == "negative"
+                or kind == "edge"
+                and line.competitor
+                and line.subtopic
+                and line.sentiment == "positive"
+            ):
                 counts[line.competitor] += 1
             elif kind == "positive_subtopic" and line.subtopic and line.sentiment == "positive":
                 counts[line.subtopic] += 1
@@ -140,7 +147,9 @@ def generate(ctx: ProBuildContext, n: int, n_none: int) -> list[Draft]:
     for _ in range(300 * n):
         if len(drafts) >= n:
             break
-        today, window = random_window(span, {"month": (2, 12), "quarter": (1, 4), "year": (1, 2)}, ("quarter", "year"))
+        today, window = random_window(
+            span, {"month": (2, 12), "quarter": (1, 4), "year": (1, 2)}, ("quarter", "year")
+        )
         kind = rnd.choice(WINDOW_KINDS)
         key = (kind, window.start, window.end)
         if key in seen:

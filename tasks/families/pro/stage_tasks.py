@@ -23,16 +23,18 @@ GUIDE_INTRO = (
 def guide_text(article: str) -> str:
     """The stage guide a task's required metadata shows: the article's lists, one stage after another."""
     guide = stage_guide(article)
-    blocks = [f"{stage}:\n" + "\n".join(f"    - {a}" for a in activities) for stage, activities in guide.items()]
+    blocks = [
+        f"{stage}:\n" + "\n".join(f"    - {a}" for a in activities) for stage, activities in guide.items()
+    ]
     return GUIDE_INTRO + "\n" + "\n".join(blocks)
 
 
-def open_task_stages(
-    tasks: list[tuple[str, str, str]], article: str
-) -> dict[str, str | None] | None:
+def open_task_stages(tasks: list[tuple[str, str, str]], article: str) -> dict[str, str | None] | None:
     """Task Id -> stage of each 'Not Started' task (None for a subject no stage lists)."""
     patterns = _patterns(article)
-    return {task_id: stage_of(subject, patterns) for task_id, subject, status in tasks if status == "Not Started"}
+    return {
+        task_id: stage_of(subject, patterns) for task_id, subject, status in tasks if status == "Not Started"
+    }
 
 
 @lru_cache(maxsize=8)
