@@ -14,13 +14,13 @@ from collections import Counter
 
 import pytest
 from crmarena_sf.loaders.dataset import Dataset
-
-from crmarena_sf.cli.main import main as cli
-from crmarena_sf.connection.connect import connect
 from crmarena_sf.tasks.families import family
 from crmarena_sf.tasks.org_client import OrgClient
 from crmarena_sf.tasks.pro.build import build_pro_tasks
 from crmarena_sf.tasks.pro.suite import PRO_TASKS
+
+from crmarena_sf.cli.main import main as cli
+from crmarena_sf.connection.connect import connect
 
 pytestmark = pytest.mark.slow
 
