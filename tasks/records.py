@@ -94,7 +94,7 @@ def from_json(raw: Any, where: str = "record", suite: str | None = None) -> Task
         if len(answer) > 1:
             raise TaskFileError(f"{where}: an answer list must hold one answer, not {len(answer)}")
         answer = answer[0] if answer else None
-    if answer is not None and not isinstance(answer, str):
+    if answer is not None and not isinstance(answer, str | list):
         answer = str(answer)
     metadata = raw.get("metadata") or {}
     if not isinstance(metadata, dict):
