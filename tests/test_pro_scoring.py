@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from crmarena_sf.tasks.extractor import extract
 from crmarena_sf.tasks.leak_check import leaked, privacy_verdict, refused
 from crmarena_sf.tasks.metrics import pro_exact_match, reward
