@@ -103,7 +103,7 @@ def build_pro_tasks(
             if progress:
                 progress(name, 1)
         report.made[name] = len(drafts)
-        if len(drafts) < wanted:
+        if wanted != report.wanted:
             report.wanted_of[name] = wanted
         offset += wanted
     return report
