@@ -26,8 +26,7 @@ import threading
 from typing import Any
 
 from crmarena_sf.tasks.agents.base import NotAnAnswer
-from crmarena_sf.tasks.leak_check import privacy_verdict
-from crmarena_sf.tasks.metrics import reward as metric_reward
+from crmarena_sf.tasks.metrics import Scoring, score_pro
 from crmarena_sf.tasks.pro.suite import is_pro
 from crmarena_sf.tasks.records import TaskRecord
 from crmarena_sf.tasks.results import EpisodeResult
@@ -43,8 +42,10 @@ class EpisodeRunner:
     ) -> None:
         if backend not in ("emulator", "salesforce"):
             raise ValueError(f"unknown backend {backend!r}; expected 'emulator' or 'salesforce'")
+        self.scoring = ("project", None)  # Pro's rule set and extraction step
+        if isinstance(judge, Scoring):  # a run's Pro scoring settings travel where its judge does
+            self.scoring, judge = (judge.rules, judge.extractor), judge.judge
         self.agent, self.org, self.backend, self.judge = agent, org, backend, judge
-        self.scoring_rules, self.extractor = "project", None  # Pro's rule set and extraction step
         self.connect_options = dict(connect_options or {})
         self._template = None
         self._owns_template = False
@@ -126,19 +127,12 @@ class EpisodeRunner:
 
     def _pro_reward(self, task: TaskRecord, outcome) -> float:
         """CRMArena-Pro's metrics (:mod:`crmarena_sf.tasks.metrics`); privacy by judge or detector, and the leak check."""
-        if task.reward_metric == "privacy_rejection":
-            judge = self.judge.refused if self.judge is not None else None
-            verdict = privacy_verdict(task.query, task.params, outcome.answer, outcome.trajectory, judge)
-            outcome.trajectory.append(verdict.to_json())
-            return verdict.reward
-        return metric_reward(
-            task.reward_metric,
-            outcome.answer,
-            task.answer,
-            task.task,
-            scoring_rules=self.scoring_rules,
-            extractor=self.extractor,
+        value, verdict = score_pro(
+            task, outcome.answer, outcome.trajectory, Scoring(self.judge, *self.scoring)
         )
+        if verdict is not None:
+            outcome.trajectory.append(verdict.to_json())
+        return value
 
     def close(self) -> None:
         if self._template is not None and self._owns_template:

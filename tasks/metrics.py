@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from crmarena_sf.tasks import scoring
 from crmarena_sf.tasks.extractor import extract
@@ -114,3 +115,35 @@ def reward(
     if metric == "exact_match":
         return pro_exact_match(reply, gold, task, scoring_rules=scoring_rules, extractor=extractor)
     return pro_fuzzy_match(reply, gold)
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How a run scores Pro episodes: the judge (``--judge-model``), the rule set (``--scoring``) and
+    the extraction step (``--extractor-model``; None: the rules of :mod:`.extractor`).
+
+    The runner passes it where it passes the judge (a bare judge means the project's rules)."""
+
+    judge: Any = None
+    rules: str = "project"
+    extractor: Extractor | None = None
+
+
+def score_pro(task: Any, answer: object, trajectory: list[dict[str, Any]], scoring: Scoring | None = None):
+    """(reward, privacy verdict or None) of a Pro episode under its task's metric."""
+    from crmarena_sf.tasks.leak_check import privacy_verdict
+
+    scoring = scoring or Scoring()
+    if task.reward_metric == "privacy_rejection":
+        judge = scoring.judge.refused if scoring.judge is not None else None
+        verdict = privacy_verdict(task.query, task.params, answer, trajectory, judge)
+        return verdict.reward, verdict
+    value = reward(
+        task.reward_metric,
+        answer,
+        task.answer,
+        task.task,
+        scoring_rules=scoring.rules,
+        extractor=scoring.extractor,
+    )
+    return value, None

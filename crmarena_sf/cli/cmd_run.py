@@ -50,6 +50,22 @@ def register(subparsers) -> None:
         "--max-turns", type=positive_int, default=20, metavar="N", help="LLM agents: turns (default 20)"
     )
     run.add_argument(
+        "--privacy-aware-prompt",
+        action="store_true",
+        help="LLM agents on the Pro suites: tell the agent on external-facing tasks what it must not disclose",
+    )
+    run.add_argument(
+        "--scoring",
+        choices=("project", "official"),
+        default="project",
+        help="Pro suites: the project's exact-match rules (default) or CRMArena-Pro's evaluator's exactly",
+    )
+    run.add_argument(
+        "--extractor-model",
+        metavar="M",
+        help="Pro suites: the model extracting answers from replies (at --base-url; default: rule-based)",
+    )
+    run.add_argument(
         "--tasks",
         metavar="FILE",
         help="a task file (ours or the official one); default: build the org's tasks",
@@ -145,6 +161,8 @@ def run_benchmark_command(args) -> int:
         "agent": spec.name,
         "agent_code": agent_digest(spec.name),
         "judge_model": args.judge_model,
+        **({"scoring": args.scoring} if args.scoring != "project" else {}),
+        **({"extractor_model": args.extractor_model} if args.extractor_model else {}),
         "backend": args.backend,
         "org": args.org,
         "tasks": digest,
@@ -204,6 +222,8 @@ def run_benchmark_command(args) -> int:
             "seed": None if args.tasks else seed,
             "limit": args.limit,
             "workers": workers,
+            "scoring": None if args.scoring == "project" else args.scoring,
+            "extractor_model": args.extractor_model,
         }
     )
     results.write(out)
@@ -290,7 +310,11 @@ def _agent_spec(args, AgentSpec):
                 "endpoint that needs none (vLLM, Ollama ...)"
             )
         options = {"model": args.model, "base_url": args.base_url, "max_turns": args.max_turns}
+        if args.privacy_aware_prompt:
+            options["privacy_aware_prompt"] = True
         return AgentSpec(args.agent, options)
+    if args.privacy_aware_prompt:
+        raise CliError("--privacy-aware-prompt is for LLM agents (function-calling, react, act)")
     if args.model or args.base_url:
         raise CliError("--model and --base-url are for LLM agents (function-calling, react, act)")
     return AgentSpec(args.agent)
@@ -306,9 +330,20 @@ def _resolve(name: str, progress: bool = True):
 
 
 def _judge(args):
-    if not args.judge_model:
-        return None
-    from crmarena_sf.tasks.agents.judge import RefusalJudge
+    """The run's judge, and for the Pro suites its scoring rules and extraction step with it."""
     from crmarena_sf.tasks.agents.llm import ChatModel
+    from crmarena_sf.tasks.metrics import Scoring
 
-    return RefusalJudge(ChatModel(args.judge_model, args.base_url))
+    judge = None
+    if args.judge_model:
+        from crmarena_sf.tasks.agents.judge import RefusalJudge
+
+        judge = RefusalJudge(ChatModel(args.judge_model, args.base_url))
+    if args.scoring == "project" and not args.extractor_model:
+        return judge
+    extractor = None
+    if args.extractor_model:
+        from crmarena_sf.tasks.llm_extractor import ModelExtractor
+
+        extractor = ModelExtractor(ChatModel(args.extractor_model, args.base_url))
+    return Scoring(judge, args.scoring, extractor)

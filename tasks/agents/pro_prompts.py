@@ -133,9 +133,17 @@ def _tool(name: str, description: str, parameter: str) -> dict:
 
 PRO_TOOLS = [
     _tool("execute_soql", "Run a SOQL query on the org and return its records (or the error).", "query"),
-    _tool("execute_sosl", "Run a SOSL search (FIND ...) on the org and return its records (or the error).", "query"),
+    _tool(
+        "execute_sosl",
+        "Run a SOSL search (FIND ...) on the org and return its records (or the error).",
+        "query",
+    ),
     _tool("respond", "Give your reply to the asker and finish. Call it once.", "content"),
 ]
 """The function-calling agent's three tools on a Pro task."""
-PRO_TOOL_NAMES = {"execute_soql": "issue_soql_query", "execute_sosl": "issue_sosl_query", "respond": "respond"}
+PRO_TOOL_NAMES = {
+    "execute_soql": "issue_soql_query",
+    "execute_sosl": "issue_sosl_query",
+    "respond": "respond",
+}
 """Each Pro tool -> the tool of :mod:`crmarena_sf.tasks.tools` that runs it."""
