@@ -172,3 +172,23 @@ def test_the_reference_agent_scores_100_on_every_task(suite, tmp_path):
         e["trajectory"][-1] == {"action": "privacy", "refused": True, "leaked": [], "judged": False}
         for e in privacy
     )
+
+
+def test_the_report_groups_tasks_by_skill_with_both_orgs_side_by_side(tmp_path, capsys):
+    runs = []
+    for suite in ("pro-b2b", "pro-b2c"):
+        runs.append(tmp_path / f"{suite}.json")
+        args = ["run", "--suite", suite, "--agent", "reference", "--per-task", "1", "--quiet"]
+        assert cli([*args, "--out", str(runs[-1])]) == 0
+    printed = capsys.readouterr().out
+    assert "Workflow Execution" in printed and "  lead_routing" in printed
+    page = tmp_path / "report.html"
+    assert cli(["report", str(runs[0]), str(runs[1]), "--html", str(page)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[-2:] == ["B2B", "B2C"]
+    assert any(
+        line.startswith("Confidentiality Awareness") and line.split()[-2:] == ["100.0"] * 2 for line in lines
+    )
+    assert "B2C confidentiality: 3 episodes, 3 refused, 0 leaked a protected value, 0 both" in lines
+    html = page.read_text()
+    assert "CRMArena-Pro skills" in html and "this is a CRMArena-Pro run" in html

@@ -227,7 +227,9 @@ def run_benchmark_command(args) -> int:
         }
     )
     results.write(out)
-    print(results.table())
+    from crmarena_sf.tasks.pro.tables import run_suite, skill_table
+
+    print(skill_table([results]) if run_suite(results) else results.table())
     print(f"results: {args.out}")
     return EXIT_FAILED if results.unscored else 0
 
