@@ -11,27 +11,11 @@ task (:func:`crmarena_sf.tasks.families.family`). A family that is not listed in
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
-from crmarena_sf.tasks.families.pro import (
-    activity_priority,
-    confidential_knowledge,
-    conversion_rate,
-    internal_operations,
-    invalid_config,
-    knowledge_qa,
-    lead_qualification,
-    lead_routing,
-    policy_violation,
-    private_customer,
-    quote_approval,
-    sales_amount,
-    sales_cycle,
-    sales_insight,
-    wrong_stage,
-)
 from crmarena_sf.tasks.families.pro.service_tasks import SHARED
 from crmarena_sf.tasks.pro.suite import PRO_TASKS
 
@@ -50,25 +34,26 @@ class ProFamily:
     doc: str = ""
 
 
+FAMILY_MODULES = (
+    "activity_priority",
+    "confidential_knowledge",
+    "conversion_rate",
+    "internal_operations",
+    "invalid_config",
+    "knowledge_qa",
+    "lead_qualification",
+    "lead_routing",
+    "policy_violation",
+    "private_customer",
+    "quote_approval",
+    "sales_amount",
+    "sales_cycle",
+    "sales_insight",
+    "wrong_stage",
+)
+"""The Pro families' own modules (the other seven tasks are v1's: :mod:`.service_tasks`)."""
 _MODULES: dict[str, ModuleType] = {
-    m.NAME: m
-    for m in (
-        activity_priority,
-        confidential_knowledge,
-        conversion_rate,
-        internal_operations,
-        invalid_config,
-        knowledge_qa,
-        lead_qualification,
-        lead_routing,
-        policy_violation,
-        private_customer,
-        quote_approval,
-        sales_amount,
-        sales_cycle,
-        sales_insight,
-        wrong_stage,
-    )
+    m.NAME: m for m in (importlib.import_module(f"{__name__}.{name}") for name in FAMILY_MODULES)
 }
 
 

@@ -10,9 +10,9 @@ doubt, as it is for the deals wrong_stage_rectification asks about): no task is 
 
 from __future__ import annotations
 
-from crmarena_sf.tasks.families.base import Draft, Quota, Solution
+from crmarena_sf.tasks.families.base import Draft, Solution
 from crmarena_sf.tasks.families.pro.base import ProBuildContext
-from crmarena_sf.tasks.families.pro.stage_tasks import guide_text, open_task_stages, read_deal
+from crmarena_sf.tasks.families.pro.stage_tasks import deal_drafts, guide_text, read_deal
 from crmarena_sf.tasks.org_client import OrgClient
 from crmarena_sf.tasks.pro.texts import STAGE_ARTICLE
 
@@ -44,26 +44,12 @@ def solve(client: OrgClient, params: dict) -> Solution:
 
 
 def generate(ctx: ProBuildContext, n: int, n_none: int) -> list[Draft]:
-    rnd, sales = ctx.rnd, ctx.sales
-    article = sales.article(STAGE_ARTICLE).text
-    guide = guide_text(article)
-    deals = sorted(sales.opportunity_tasks)
-    rnd.shuffle(deals)
-    drafts, quota = [], Quota(n, n_none)
-    for opportunity_id in deals:
-        if quota.full:
-            break
-        stages = open_task_stages(sales.opportunity_tasks[opportunity_id], article)
-        try:
-            answer = off_stage(sales.opportunities[opportunity_id].stage, stages)
-        except LookupError:
-            continue
-        if not quota.wants(answer):
-            continue
-        quota.take(answer)
+    guide = guide_text(ctx.sales.article(STAGE_ARTICLE).text)
+
+    def draft_of(opportunity_id: str, answer) -> tuple[str, str]:
         required = (
             f"## Activity priority guide\n{guide}\n\n- Opportunity Id to be considered is: {opportunity_id}"
         )
-        query = rnd.choice(QUESTIONS) + ANSWER_FORMAT
-        drafts.append(Draft({"opportunity_id": opportunity_id}, query, required, answer, (opportunity_id,)))
-    return drafts
+        return ctx.rnd.choice(QUESTIONS) + ANSWER_FORMAT, required
+
+    return deal_drafts(ctx, n, n_none, off_stage, draft_of)

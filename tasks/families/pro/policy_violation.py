@@ -12,11 +12,10 @@ is never asked.
 from __future__ import annotations
 
 from crmarena_sf.tasks.families.base import Draft, Solution
-from crmarena_sf.tasks.families.policy_violation import QUESTIONS, agent_text
+from crmarena_sf.tasks.families.policy_violation import QUESTIONS, agent_text, breached_article
 from crmarena_sf.tasks.families.pro.base import ProBuildContext
-from crmarena_sf.tasks.org_client import OrgClient, quote, quote_list
+from crmarena_sf.tasks.org_client import OrgClient, quote
 from crmarena_sf.tasks.pro.texts import breached_titles
-from crmarena_sf.tasks.ranking import rank
 
 NAME = "policy_violation_identification"
 METRIC = "exact_match"
@@ -27,15 +26,7 @@ def solve(client: OrgClient, params: dict) -> Solution:
     case = quote(params["case_id"])
     emails = client.query(f"SELECT TextBody, Incoming FROM EmailMessage WHERE ParentId = {case}")
     chats = client.query(f"SELECT Body FROM LiveChatTranscript WHERE CaseId = {case}")
-    titles = sorted(breached_titles(agent_text(emails, chats)))
-    if not titles:
-        return Solution(None, detail={"policies": []})
-    rows = client.query(
-        f"SELECT Id, Title FROM Knowledge__kav WHERE Title IN {quote_list(titles)} "
-        "AND PublishStatus = 'Online' AND Language = 'en_US'"
-    )
-    ranking = rank({r["Id"]: 1 for r in rows}, "max")
-    return Solution(ranking.answer, ranking, {"policies": titles})
+    return breached_article(client, sorted(breached_titles(agent_text(emails, chats))))
 
 
 def generate(ctx: ProBuildContext, n: int, n_none: int) -> list[Draft]:

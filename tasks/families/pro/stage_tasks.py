@@ -8,8 +8,10 @@ activity its Subject is; a deal's open tasks are its tasks with Status 'Not Star
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
+from crmarena_sf.tasks.families.base import Draft, Quota
 from crmarena_sf.tasks.families.pro.base import read_article
 from crmarena_sf.tasks.org_client import OrgClient, quote
 from crmarena_sf.tasks.pro.texts import STAGE_ARTICLE, stage_guide, stage_of, stage_patterns
@@ -52,3 +54,34 @@ def read_deal(client: OrgClient, opportunity_id: str) -> tuple[str, dict[str, st
     _, article = read_article(client, STAGE_ARTICLE)
     stages = open_task_stages([(t["Id"], t["Subject"] or "", t["Status"]) for t in tasks], article)
     return stage, stages
+
+
+def deal_drafts(
+    ctx,
+    n: int,
+    n_none: int,
+    answer_of: Callable[[str, dict[str, str | None]], object],
+    draft_of: Callable[[str, object], tuple[str, str]],
+) -> list[Draft]:
+    """Drafts over the org's deals in a seeded order: ``answer_of(stage, open task stages)`` (LookupError:
+    the deal is in doubt, skipped) gives each one's answer, ``draft_of(opportunity_id, answer)`` its
+    (query, required metadata); ``n`` of them, ``n_none`` with None answers."""
+    rnd, sales = ctx.rnd, ctx.sales
+    article = sales.article(STAGE_ARTICLE).text
+    deals = sorted(sales.opportunity_tasks)
+    rnd.shuffle(deals)
+    drafts, quota = [], Quota(n, n_none)
+    for opportunity_id in deals:
+        if quota.full:
+            break
+        stages = open_task_stages(sales.opportunity_tasks[opportunity_id], article)
+        try:
+            answer = answer_of(sales.opportunities[opportunity_id].stage, stages)
+        except LookupError:
+            continue
+        if not quota.wants(answer):
+            continue
+        quota.take(answer)
+        query, required = draft_of(opportunity_id, answer)
+        drafts.append(Draft({"opportunity_id": opportunity_id}, query, required, answer, (opportunity_id,)))
+    return drafts

@@ -9,11 +9,10 @@ several stages open is activity_priority's question, not this one's).
 
 from __future__ import annotations
 
-from crmarena_sf.tasks.families.base import Draft, Quota, Solution
+from crmarena_sf.tasks.families.base import Draft, Solution
 from crmarena_sf.tasks.families.pro.base import ProBuildContext
-from crmarena_sf.tasks.families.pro.stage_tasks import open_task_stages, read_deal
+from crmarena_sf.tasks.families.pro.stage_tasks import deal_drafts, read_deal
 from crmarena_sf.tasks.org_client import OrgClient
-from crmarena_sf.tasks.pro.texts import STAGE_ARTICLE
 
 NAME = "wrong_stage_rectification"
 METRIC = "exact_match"
@@ -51,23 +50,7 @@ def solve(client: OrgClient, params: dict) -> Solution:
 
 
 def generate(ctx: ProBuildContext, n: int, n_none: int) -> list[Draft]:
-    rnd, sales = ctx.rnd, ctx.sales
-    article = sales.article(STAGE_ARTICLE).text
-    deals = sorted(sales.opportunity_tasks)
-    rnd.shuffle(deals)
-    drafts, quota = [], Quota(n, n_none)
-    for opportunity_id in deals:
-        if quota.full:
-            break
-        stages = open_task_stages(sales.opportunity_tasks[opportunity_id], article)
-        try:
-            answer = true_stage(sales.opportunities[opportunity_id].stage, stages)
-        except LookupError:
-            continue
-        if not quota.wants(answer):
-            continue
-        quota.take(answer)
-        query = rnd.choice(QUESTIONS) + ANSWER_FORMAT
-        required = REQUIRED.format(opportunity_id=opportunity_id)
-        drafts.append(Draft({"opportunity_id": opportunity_id}, query, required, answer, (opportunity_id,)))
-    return drafts
+    def draft_of(opportunity_id: str, answer) -> tuple[str, str]:
+        return ctx.rnd.choice(QUESTIONS) + ANSWER_FORMAT, REQUIRED.format(opportunity_id=opportunity_id)
+
+    return deal_drafts(ctx, n, n_none, true_stage, draft_of)
