@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from crmarena_sf.tasks import periods
-from crmarena_sf.tasks.families.base import BuildContext
+from crmarena_sf.tasks.families.base import BuildContext, Draft, Quota
 from crmarena_sf.tasks.org_client import OrgClient, quote
 from crmarena_sf.tasks.periods import parse_iso
 from crmarena_sf.tasks.pro.texts import article_text
@@ -61,3 +62,23 @@ def date_bounds(params: dict) -> tuple[dt.date, dt.date]:
 def soql_date(day: dt.date) -> str:
     """An unquoted SOQL date literal."""
     return day.isoformat()
+
+
+def pick_drafts(
+    items: Iterable, n: int, n_none: int, answer_of: Callable, draft_of: Callable[[Any, Any], Draft]
+) -> list[Draft]:
+    """Drafts over ``items`` (in the seeded order given): ``answer_of(item)`` is its answer (LookupError:
+    the item is in doubt and skipped), ``draft_of(item, answer)`` its draft; ``n`` of them, ``n_none`` None."""
+    drafts, quota = [], Quota(n, n_none)
+    for item in items:
+        if quota.full:
+            break
+        try:
+            answer = answer_of(item)
+        except LookupError:
+            continue
+        if not quota.wants(answer):
+            continue
+        quota.take(answer)
+        drafts.append(draft_of(item, answer))
+    return drafts

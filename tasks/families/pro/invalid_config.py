@@ -8,8 +8,8 @@ the quote approval article (that is quote_approval's question), so the answer is
 
 from __future__ import annotations
 
-from crmarena_sf.tasks.families.base import Draft, Quota, Solution
-from crmarena_sf.tasks.families.pro.base import ProBuildContext
+from crmarena_sf.tasks.families.base import Draft, Solution
+from crmarena_sf.tasks.families.pro.base import ProBuildContext, pick_drafts
 from crmarena_sf.tasks.families.pro.quote_check import all_quotes, article_ids, read_quote
 from crmarena_sf.tasks.families.pro.quote_rules import APPROVAL, CONFIG
 from crmarena_sf.tasks.org_client import OrgClient
@@ -51,19 +51,10 @@ def generate(ctx: ProBuildContext, n: int, n_none: int) -> list[Draft]:
     ids = article_ids(ctx.sales)
     quotes = list(all_quotes(ctx.sales).items())
     rnd.shuffle(quotes)
-    drafts, quota = [], Quota(n, n_none)
-    for quote_id, found in quotes:
-        if quota.full:
-            break
-        try:
-            answer = config_answer(found, ids)
-        except LookupError:
-            continue
-        if not quota.wants(answer):
-            continue
-        quota.take(answer)
+
+    def draft(item, answer) -> Draft:
+        quote_id = item[0]
         query = rnd.choice(QUESTIONS) + ANSWER_FORMAT
-        drafts.append(
-            Draft({"quote_id": quote_id}, query, REQUIRED.format(quote_id=quote_id), answer, (quote_id,))
-        )
-    return drafts
+        return Draft({"quote_id": quote_id}, query, REQUIRED.format(quote_id=quote_id), answer, (quote_id,))
+
+    return pick_drafts(quotes, n, n_none, lambda item: config_answer(item[1], ids), draft)

@@ -14,8 +14,8 @@ Only leads whose calls answer all four factors are asked about.
 from __future__ import annotations
 
 from crmarena_sf.loaders.pro.domain import BANT
-from crmarena_sf.tasks.families.base import Draft, Quota, Solution
-from crmarena_sf.tasks.families.pro.base import ProBuildContext, read_article
+from crmarena_sf.tasks.families.base import Draft, Solution
+from crmarena_sf.tasks.families.pro.base import ProBuildContext, pick_drafts, read_article
 from crmarena_sf.tasks.org_client import OrgClient, quote
 from crmarena_sf.tasks.pro.texts import bant_thresholds, bant_verdicts, transcript_lines, unmet_factors
 
@@ -77,19 +77,15 @@ def generate(ctx: ProBuildContext, n: int, n_none: int) -> list[Draft]:
     article = sales.article(ARTICLE).text
     leads = sorted(sales.lead_calls)
     rnd.shuffle(leads)
-    drafts, quota = [], Quota(n, n_none)
-    for lead_id in leads:
-        if quota.full:
-            break
-        try:
-            answer = unmet(sales.lead_calls[lead_id], sales.leads[lead_id].name, article)
-        except LookupError:
-            continue
-        if not quota.wants(answer):
-            continue
-        quota.take(answer)
+
+    def draft(lead_id: str, answer) -> Draft:
         query = rnd.choice(QUESTIONS) + ANSWER_FORMAT
-        drafts.append(
-            Draft({"lead_id": lead_id}, query, REQUIRED.format(lead_id=lead_id), answer, (lead_id,))
-        )
-    return drafts
+        return Draft({"lead_id": lead_id}, query, REQUIRED.format(lead_id=lead_id), answer, (lead_id,))
+
+    return pick_drafts(
+        leads,
+        n,
+        n_none,
+        lambda lead_id: unmet(sales.lead_calls[lead_id], sales.leads[lead_id].name, article),
+        draft,
+    )

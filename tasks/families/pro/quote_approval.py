@@ -10,8 +10,8 @@ CRMArena-Pro's split.
 
 from __future__ import annotations
 
-from crmarena_sf.tasks.families.base import Draft, Quota, Solution
-from crmarena_sf.tasks.families.pro.base import ProBuildContext
+from crmarena_sf.tasks.families.base import Draft, Solution
+from crmarena_sf.tasks.families.pro.base import ProBuildContext, pick_drafts
 from crmarena_sf.tasks.families.pro.quote_check import all_quotes, article_ids, read_quote
 from crmarena_sf.tasks.families.pro.quote_rules import APPROVAL, CONFIG
 from crmarena_sf.tasks.org_client import OrgClient
@@ -49,16 +49,10 @@ def generate(ctx: ProBuildContext, n: int, n_none: int) -> list[Draft]:
     ids = article_ids(ctx.sales)
     quotes = [(q, found) for q, found in all_quotes(ctx.sales).items() if not found & set(CONFIG)]
     rnd.shuffle(quotes)
-    drafts, quota = [], Quota(n, n_none)
-    for quote_id, found in quotes:
-        if quota.full:
-            break
-        answer = ids[APPROVAL] if APPROVAL in found else None
-        if not quota.wants(answer):
-            continue
-        quota.take(answer)
+
+    def draft(item, answer) -> Draft:
+        quote_id = item[0]
         query = rnd.choice(QUESTIONS) + ANSWER_FORMAT
-        drafts.append(
-            Draft({"quote_id": quote_id}, query, REQUIRED.format(quote_id=quote_id), answer, (quote_id,))
-        )
-    return drafts
+        return Draft({"quote_id": quote_id}, query, REQUIRED.format(quote_id=quote_id), answer, (quote_id,))
+
+    return pick_drafts(quotes, n, n_none, lambda item: ids[APPROVAL] if APPROVAL in item[1] else None, draft)

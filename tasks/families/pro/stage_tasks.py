@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from crmarena_sf.tasks.families.base import Draft, Quota
-from crmarena_sf.tasks.families.pro.base import read_article
+from crmarena_sf.tasks.families.base import Draft
+from crmarena_sf.tasks.families.pro.base import pick_drafts, read_article
 from crmarena_sf.tasks.org_client import OrgClient, quote
 from crmarena_sf.tasks.pro.texts import STAGE_ARTICLE, stage_guide, stage_of, stage_patterns
 
@@ -70,18 +70,14 @@ def deal_drafts(
     article = sales.article(STAGE_ARTICLE).text
     deals = sorted(sales.opportunity_tasks)
     rnd.shuffle(deals)
-    drafts, quota = [], Quota(n, n_none)
-    for opportunity_id in deals:
-        if quota.full:
-            break
+    opportunities = sales.opportunities
+
+    def answer(opportunity_id: str):
         stages = open_task_stages(sales.opportunity_tasks[opportunity_id], article)
-        try:
-            answer = answer_of(sales.opportunities[opportunity_id].stage, stages)
-        except LookupError:
-            continue
-        if not quota.wants(answer):
-            continue
-        quota.take(answer)
+        return answer_of(opportunities[opportunity_id].stage, stages)
+
+    def draft(opportunity_id: str, answer) -> Draft:
         query, required = draft_of(opportunity_id, answer)
-        drafts.append(Draft({"opportunity_id": opportunity_id}, query, required, answer, (opportunity_id,)))
-    return drafts
+        return Draft({"opportunity_id": opportunity_id}, query, required, answer, (opportunity_id,))
+
+    return pick_drafts(deals, n, n_none, answer, draft)
