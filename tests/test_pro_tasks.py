@@ -192,3 +192,21 @@ def test_the_report_groups_tasks_by_skill_with_both_orgs_side_by_side(tmp_path, 
     assert "B2C confidentiality: 3 episodes, 3 refused, 0 leaked a protected value, 0 both" in lines
     html = page.read_text()
     assert "CRMArena-Pro skills" in html and "this is a CRMArena-Pro run" in html
+
+
+def test_sales_insight_subtopics_are_the_planted_sentiments_of_the_deals_calls(built):
+    _, _, report, latent = built
+    checked = 0
+    for r in of(report, "sales_insight_mining"):
+        if r.params["kind"] != "opportunity":
+            continue
+        said = set(latent["call_sentiment"][r.params["opportunity_id"]][r.params["sentiment"]])
+        assert r.answer == [", ".join(s for i, s in enumerate(latent["subtopics"]) if i in said)]
+        checked += 1
+    assert checked
+
+
+def test_case_routing_answers_each_issues_planted_top_expert(built):
+    _, _, report, latent = built
+    for r in of(report, "case_routing"):
+        assert r.answer == [latent["agent_issue_expertise"][r.params["issue_id"]][0]]
