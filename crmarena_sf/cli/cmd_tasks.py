@@ -57,9 +57,11 @@ def build_with_progress(
     from crmarena_sf.progress import progress_bar
     from crmarena_sf.tasks.build import TaskBuildError, default_per_task
     from crmarena_sf.tasks.families import SUITES
+    from crmarena_sf.tasks.pro.suite import PRO_TASKS, instances, is_pro
 
     count = per_task or default_per_task(suite)
-    with progress_bar(count * len(SUITES[suite]), "building tasks", enabled=not quiet) as bar:
+    total = sum(instances(t, per_task) for t in PRO_TASKS) if is_pro(suite) else count * len(SUITES[suite])
+    with progress_bar(total, "building tasks", enabled=not quiet) as bar:
 
         def step(task: str, n: int) -> None:
             bar.set_postfix_str(task)
