@@ -24,7 +24,7 @@ from crmarena_sf.connection.connect import connect
 
 pytestmark = pytest.mark.slow
 
-PER_TASK = 12
+PER_TASK = 8
 
 
 @pytest.fixture(scope="module", params=["b2b", "b2c"])
@@ -160,7 +160,7 @@ def test_the_reference_agent_scores_100_on_every_task(suite, tmp_path):
     out = tmp_path / "results.json"
     assert (
         cli(
-            ["run", "--suite", suite, "--agent", "reference", "--per-task", "3", "--quiet", "--out", str(out)]
+            ["run", "--suite", suite, "--agent", "reference", "--per-task", "2", "--quiet", "--out", str(out)]
         )
         == 0
     )
