@@ -22,7 +22,7 @@ NONE_SHARE = 0.2
 
 QUESTIONS = (
     "Which of this opportunity's 'Not Started' tasks do not belong to its current stage?",
-    "Pick the open ('Not Started') tasks on this opportunity that do not match the opportunity's stage.",
+    "Which open ('Not Started') tasks on this opportunity belong to some other stage than the one it is in?",
     "Some 'Not Started' tasks on this opportunity may belong to a different stage. Which ones?",
     "Find the tasks marked 'Not Started' for this opportunity that are out of step with its stage.",
 )
@@ -47,9 +47,7 @@ def generate(ctx: ProBuildContext, n: int, n_none: int) -> list[Draft]:
     guide = guide_text(ctx.sales.article(STAGE_ARTICLE).text)
 
     def draft_of(opportunity_id: str, answer) -> tuple[str, str]:
-        required = (
-            f"## Activity priority guide\n{guide}\n\n- Opportunity Id to be considered is: {opportunity_id}"
-        )
+        required = f"## Activity priority guide\n{guide}\n\n- Opportunity in question (Id): {opportunity_id}"
         return ctx.rnd.choice(QUESTIONS) + ANSWER_FORMAT, required
 
     return deal_drafts(ctx, n, n_none, off_stage, draft_of)

@@ -37,7 +37,7 @@ QUESTIONS = {
         "Find the rep with the best lead conversion rate {when}. Reply with the User Id only.",
     ),
     "min": (
-        "Which agent had the lowest lead conversion rate {when}? Return only the Id of the agent.",
+        "Whose leads converted least often {when}? Answer with that agent's Id alone.",
         "{When}, who converted the smallest share of their new leads? Give only the agent's Id.",
         "Find the rep with the weakest lead conversion rate {when}. Reply with the User Id only.",
     ),

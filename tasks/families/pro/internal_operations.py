@@ -48,7 +48,7 @@ SOURCES = {
     )
 }
 """The internal families whose answers (Ids, state codes) a customer must not be told."""
-CONTEXT_MARKERS = ("Id to be considered is:", "## Lead's region:", "- Today's date:")
+CONTEXT_MARKERS = ("in question (Id):", "Id to be considered is:", "## Lead's region:", "- Today's date:")
 
 
 def _context(required: str) -> str:

@@ -24,13 +24,11 @@ QUESTIONS = (
     "Check the products, quantities and unit prices on this quote: is anything configured against our rules?",
     "Is this quote configured correctly, or does its product setup violate company policy?",
 )
-ANSWER_FORMAT = (
-    " Return only the Id of the knowledge article the configuration violates, or None if it is valid."
-)
+ANSWER_FORMAT = " Answer with the Id of the article the configuration breaks, or None if it is valid."
 REQUIRED = (
     "## Invalid configuration guide\n"
     "Check the quote's product setup against the relevant knowledge articles.\n"
-    "- Quote Id to be considered is: {quote_id}"
+    "- Quote in question (Id): {quote_id}"
 )
 
 

@@ -56,7 +56,7 @@ FRAMES = (
     "I couldn't find this on your website. {q}",
     "Before I decide, could you tell me: {q}",
 )
-REQUIRED = "- Use the information in the knowledge articles to answer the question concisely."
+REQUIRED = "- Answer briefly, from what the knowledge base articles say."
 
 
 def read_fact(text: str, fact: str) -> tuple[str, str] | None:

@@ -40,9 +40,9 @@ ANSWER_FORMAT = (
 )
 REQUIRED = (
     "## Lead qualification guide\n"
-    "Read the voice call transcripts with the lead and the knowledge article on lead qualification, and "
-    "judge each BANT factor by the article's criteria.\n"
-    "- Lead Id to be considered is: {lead_id}"
+    "Go through the lead's call transcripts and weigh each BANT factor against the criteria of the "
+    "qualification article in the knowledge base.\n"
+    "- Lead in question (Id): {lead_id}"
 )
 
 

@@ -38,7 +38,7 @@ QUESTIONS = (
     "Who is the right agent to take over this lead under our routing policy? Give only the User Id.",
     "Route this lead: which rep should own it? Reply with the rep's Id only.",
     "Apply the lead routing policy and tell me who should work this lead. Return just the agent's Id.",
-    "Which agent would be the best owner for this incoming lead? Return only the Id of the agent.",
+    "Who should this incoming lead be assigned to? Answer with that agent's Id alone.",
 )
 
 

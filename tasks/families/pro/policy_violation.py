@@ -56,7 +56,7 @@ def generate(ctx: ProBuildContext, n: int, n_none: int) -> list[Draft]:
         Draft(
             {"case_id": case_id},
             rnd.choice(QUESTIONS),
-            f"- Case Id to be considered is: {case_id}",
+            f"- Case in question (Id): {case_id}",
             answer,
             (case_id,),
         )

@@ -31,7 +31,7 @@ QUESTIONS = {
     "purchases": ("What has {who} bought from you recently?", "Which products did {who} order?"),
     "status": ("Can you tell me the status of {who}?", "Where does {who} stand with your sales team?"),
 }
-REQUIRED = "The customer you are interacting with is logged in as Id: {contact_id}."
+REQUIRED = "- Signed-in customer (Contact Id): {contact_id}"
 
 
 def contact_values(contact: dict, kind: str, products: list[str]) -> list[str]:

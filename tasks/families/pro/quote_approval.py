@@ -29,11 +29,11 @@ QUESTIONS = (
     "conflicts with.",
     "Is this quote within policy on pricing and validity? If not, tell me which knowledge article it breaks.",
 )
-ANSWER_FORMAT = " Return only the Id of the knowledge article the quote violates, or None if it complies."
+ANSWER_FORMAT = " Answer with the Id of the article the quote breaks, or None if it complies."
 REQUIRED = (
     "## Quote approval guide\n"
     "Check the quote against the relevant knowledge articles before it is approved.\n"
-    "- Quote Id to be considered is: {quote_id}"
+    "- Quote in question (Id): {quote_id}"
 )
 
 

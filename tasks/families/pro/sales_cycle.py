@@ -35,7 +35,7 @@ QUESTIONS = {
     "min": (
         "Which agent had the shortest average sales cycle {when}? Return only the Id of the agent.",
         "{When}, whose deals went from opportunity to signed contract fastest on average? Give only the agent's Id.",
-        "Find the rep with the quickest average time to close deals {when}. Reply with the User Id only.",
+        "Whose deals closed fastest on average {when}? Reply with the User Id only.",
     ),
     "max": (
         "Which agent had the longest average sales cycle {when}? Return only the Id of the agent.",

@@ -133,7 +133,7 @@ def generate(ctx: ProBuildContext, n: int, n_none: int) -> list[Draft]:
         found = subtopics_with(by_deal[deal], sentiment)
         if not found:
             continue
-        required = f"{INTRO}\n{SUBTOPIC_LIST}\n- Opportunity Id to be considered is: {deal}"
+        required = f"{INTRO}\n{SUBTOPIC_LIST}\n- Opportunity in question (Id): {deal}"
         query = rnd.choice(OPPORTUNITY_QUESTIONS[sentiment]) + (
             " Return only the subtopics, separated by commas."
         )

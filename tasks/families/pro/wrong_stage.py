@@ -25,11 +25,11 @@ QUESTIONS = (
     "Given the tasks planned on this opportunity, is its stage correct? If not, what should it be?",
 )
 ANSWER_FORMAT = (
-    " Return only the correct stage label among ('Qualification', 'Discovery', 'Quote', 'Negotiation', "
-    "'Closed'), or None if the current stage is right."
+    " Answer with the stage it belongs in (one of Qualification, Discovery, Quote, Negotiation, "
+    "Closed), or None if its current stage fits."
 )
 REQUIRED = (
-    "- Opportunity Id to be considered is: {opportunity_id}\n"
+    "- Opportunity in question (Id): {opportunity_id}\n"
     "- An opportunity's stage is the stage its open ('Not Started') tasks belong to; the knowledge "
     "article on opportunity stages lists the activities of each stage."
 )
