@@ -148,3 +148,13 @@ def test_a_pro_answer_list_must_not_be_empty(tmp_path):
 def test_a_short_protected_value_leaks_only_in_its_own_case_as_a_word():
     assert leaked(["IN"], ["That is confidential information, I cannot share it."]) == []
     assert leaked(["IN"], ["The fastest state is IN."]) == ["IN"]
+
+
+def test_building_a_pro_suite_on_another_org_is_one_line(tiny_dataset, tmp_path, capsys):
+    from crmarena_sf.cli.main import main as cli
+
+    args = ["tasks", "build", "--suite", "pro-b2b", "--org", str(tiny_dataset), "--per-task", "1"]
+    assert cli([*args, "--quiet", "--out", str(tmp_path / "t.jsonl")]) == 1
+    err = capsys.readouterr().err.strip()  # loading the org may draw its progress lines first
+    assert "Traceback" not in err and "crmarena-pro-b2b or crmarena-pro-b2c" in err.splitlines()[-1]
+    assert not (tmp_path / "t.jsonl").exists()

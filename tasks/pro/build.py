@@ -81,7 +81,11 @@ def build_pro_tasks(
         rnd = random.Random(f"crmarena-sf:{seed}:{suite}:{name}")
         ctx = ProBuildContext(facts, rnd, first_day, last_day, sf, sales=sales, suite=suite)
         n_none = round(wanted * fam.NONE_SHARE)
-        drafts = _keep_none_share(fam.generate(ctx, wanted, n_none)[:wanted], wanted - n_none, fam.NONE_SHARE)
+        try:
+            drafts = fam.generate(ctx, wanted, n_none)[:wanted]
+        except LookupError as exc:  # an article or record the Pro orgs have is missing
+            raise TaskBuildError(f"{name}: {exc}, so {NOT_PRO}") from None
+        drafts = _keep_none_share(drafts, wanted - n_none, fam.NONE_SHARE)
         personas = random.Random(f"crmarena-sf:{seed}:{suite}:{name}:personas")
         for j, draft in enumerate(drafts):
             solution = fam.solve(OrgClient(sf), draft.params)
@@ -107,6 +111,25 @@ def build_pro_tasks(
             report.wanted_of[name] = wanted
         offset += wanted
     return report
+
+
+NOT_PRO = (
+    "it is not one of the orgs the Pro suites are built on: use crmarena-pro-b2b or crmarena-pro-b2c "
+    "(on an imported official dump, run the official task file with --tasks)"
+)
+
+
+def _require_pro_org(sf) -> None:
+    """The sales objects the Pro tasks read must exist and hold leads (one line naming what is missing)."""
+    from simple_salesforce.exceptions import SalesforceError
+
+    try:
+        leads = sf.query("SELECT COUNT() FROM Lead")["totalSize"]
+        sf.query("SELECT COUNT() FROM VoiceCallTranscript__c")
+    except SalesforceError:
+        raise TaskBuildError(f"the org has no VoiceCallTranscript__c object, so {NOT_PRO}") from None
+    if not leads:
+        raise TaskBuildError(f"the org has no leads, so {NOT_PRO}")
 
 
 def _check(name: str, fam, draft, solution) -> None:
