@@ -4,6 +4,7 @@
   metrics, business skills and who asks them;
 - :mod:`.personas`: the three persona pools (employees' work styles, consumers, business buyers);
 - :mod:`.sales_facts`: the org's sales records a build searches, read in bulk;
+- :mod:`.texts`: reading the orgs' texts (articles, call transcripts, BANT criteria, stage guide);
 - :mod:`.build`: ``build_pro_tasks``, every instance with its gold answer computed twice;
 - :mod:`.tables`: the per-skill table the CLI prints, B2B and B2C side by side.
 
