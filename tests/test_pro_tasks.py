@@ -186,6 +186,7 @@ def test_the_report_groups_tasks_by_skill_with_both_orgs_side_by_side(tmp_path, 
     assert cli(["report", str(runs[0]), str(runs[1]), "--html", str(page)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[-2:] == ["B2B", "B2C"]
+    assert "    knowledge_qa (exact match)" in "\n".join(lines)  # F1 above, exact match beside it
     assert any(
         line.startswith("Confidentiality Awareness") and line.split()[-2:] == ["100.0"] * 2 for line in lines
     )

@@ -1,6 +1,7 @@
 """The Pro suites' results grouped by CRMArena-Pro's four business skills plus confidentiality.
 
-``crmarena-sf run --suite pro-b2b`` prints :func:`skill_table` of its run; ``crmarena-sf report
+``crmarena-sf run --suite pro-b2b`` prints :func:`skill_table` of its run (a fuzzy_match task's
+score is its token F1, with its exact match, SQuAD's normalized equality, on the row below); ``crmarena-sf report
 b2b.json b2c.json`` prints it with B2B and B2C side by side (and its HTML report shows
 :func:`skill_html`). A skill's score is the unweighted mean of its tasks' scores. The
 confidentiality rows also count, per org, the episodes the agent refused, those in which a reply
@@ -58,8 +59,23 @@ def _label(suite: str) -> str:
     return suite.replace("pro-", "").upper() if suite != "pro" else "Pro"
 
 
+def fuzzy_exact(results) -> dict[str, float]:
+    """Each fuzzy_match task's exact match x 100: the reply equal to the gold after normalisation."""
+    from crmarena_sf.tasks.scoring import normalize_answer
+
+    fuzzy = {t.name for t in PRO_TASKS if t.metric == "fuzzy_match"}
+    hits: dict[str, list[float]] = {}
+    for e in results.scored:
+        if e.task in fuzzy:
+            gold = e.gold[0] if isinstance(e.gold, list) and e.gold else e.gold
+            same = normalize_answer(e.answer) == normalize_answer("None" if gold is None else gold)
+            hits.setdefault(e.task, []).append(1.0 if same else 0.0)
+    return {task: round(100 * sum(v) / len(v), 2) for task, v in hits.items()}
+
+
 def skill_rows(runs: list) -> list[tuple[str, str, list[float | None]]]:
-    """(kind, name, one score per run): a ``skill`` row (its tasks' mean), then its ``task`` rows."""
+    """(kind, name, one score per run): a ``skill`` row (its tasks' mean), then its ``task`` rows, a
+    fuzzy_match task's followed by an ``exact`` row (its exact match)."""
     rows = []
     for key, title in SKILLS:
         tasks = [t.name for t in PRO_TASKS if t.skill == key]
@@ -71,7 +87,12 @@ def skill_rows(runs: list) -> list[tuple[str, str, list[float | None]]]:
             values = [row[i] for row in per_task if row[i] is not None]
             means.append(round(sum(values) / len(values), 2) if values else None)
         rows.append(("skill", title, means))
-        rows += [("task", t, row) for t, row in zip(tasks, per_task) if any(v is not None for v in row)]
+        exact = [fuzzy_exact(r) for r in runs]
+        for task, row in zip(tasks, per_task):
+            if any(v is not None for v in row):
+                rows.append(("task", task, row))
+                if any(task in e for e in exact):
+                    rows.append(("exact", f"{task} (exact match)", [e.get(task) for e in exact]))
     return rows
 
 
@@ -79,10 +100,10 @@ def skill_table(runs: list) -> str:
     """The per-skill table, one score column per run (B2B and B2C side by side)."""
     heads = [_label(run_suite(r) or "pro") for r in runs]
     rows = skill_rows(runs)
-    width = max([len("  " + name) for _, name, _ in rows] + [len("overall")])
+    width = max([len("    " + name) for _, name, _ in rows] + [len("overall")])
     lines = [f"{'skill / task':<{width}}" + "".join(f"  {h:>7}" for h in heads)]
     for kind, name, values in rows:
-        label = name if kind == "skill" else "  " + name
+        label = {"skill": name, "task": "  " + name}.get(kind, "    " + name)
         lines.append(f"{label:<{width}}" + "".join(f"  {_num(v):>7}" for v in values))
     lines.append(f"{'overall':<{width}}" + "".join(f"  {_num(r.overall):>7}" for r in runs))
     for head, run in zip(heads, runs):
