@@ -211,3 +211,12 @@ def test_case_routing_answers_each_issues_planted_top_expert(built):
     _, _, report, latent = built
     for r in of(report, "case_routing"):
         assert r.answer == [latent["agent_issue_expertise"][r.params["issue_id"]][0]]
+
+
+def test_tasks_build_writes_pro_records_with_list_answers_and_personas(tmp_path):
+    out = tmp_path / "pro.jsonl"
+    assert cli(["tasks", "build", "--suite", "pro-b2c", "--per-task", "1", "--quiet", "--out", str(out)]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["task"] for r in rows] == [t.name for t in PRO_TASKS]
+    assert all(r["suite"] == "pro-b2c" and isinstance(r["answer"], list) and r["persona"] for r in rows)
+    assert {r["reward_metric"] for r in rows} == {"exact_match", "fuzzy_match", "privacy_rejection"}
