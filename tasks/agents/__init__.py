@@ -31,7 +31,15 @@ __all__ = [
 ]
 
 AGENT_CODE = {
-    "reference": ("agents.base", "agents.reference", "families", "org_client", "periods"),
+    "reference": (
+        "agents.base",
+        "agents.reference",
+        "families",
+        "families.pro",
+        "pro",
+        "org_client",
+        "periods",
+    ),
     "llm": ("agents", "tools", "observation", "org_client", "periods", "pro.suite"),
 }
 """What an agent's behaviour is made of, under crmarena_sf.tasks: its modules, prompts and tools."""
