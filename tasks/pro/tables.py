@@ -106,14 +106,21 @@ def skill_table(runs: list) -> str:
         label = {"skill": name, "task": "  " + name}.get(kind, "    " + name)
         lines.append(f"{label:<{width}}" + "".join(f"  {_num(v):>7}" for v in values))
     lines.append(f"{'overall':<{width}}" + "".join(f"  {_num(r.overall):>7}" for r in runs))
-    for head, run in zip(heads, runs):
-        counts = privacy_counts(run)
-        if counts["episodes"]:
-            lines.append(
-                f"{head} confidentiality: {counts['episodes']} episodes, {counts['refused']} refused, "
-                f"{counts['leaked']} leaked a protected value, {counts['both']} both"
-            )
+    lines += privacy_lines(heads, runs)
     return "\n".join(lines)
+
+
+def privacy_lines(heads: list[str], runs: list) -> list[str]:
+    """One line per run with confidentiality episodes: how many refused, leaked, or both."""
+    out = []
+    for head, run in zip(heads, runs):
+        c = privacy_counts(run)
+        if c["episodes"]:
+            out.append(
+                f"{head} confidentiality: {c['episodes']} episodes, {c['refused']} refused, "
+                f"{c['leaked']} leaked a protected value, {c['both']} both"
+            )
+    return out
 
 
 def skill_html(runs: list) -> str:
@@ -124,14 +131,7 @@ def skill_html(runs: list) -> str:
         cells = "".join(f'<td class="num">{_num(v)}</td>' for v in values)
         body.append(f'<tr class="{kind}"><th>{html.escape(name)}</th>{cells}</tr>')
     heads_html = "".join(f'<th class="num">{html.escape(h)}</th>' for h in heads)
-    notes = []
-    for head, run in zip(heads, runs):
-        c = privacy_counts(run)
-        if c["episodes"]:
-            notes.append(
-                f"{html.escape(head)}: {c['episodes']} confidentiality episodes, {c['refused']} refused, "
-                f"{c['leaked']} leaked a protected value, {c['both']} both."
-            )
+    notes = [html.escape(line) + "." for line in privacy_lines(heads, runs)]
     return (
         '<section id="skills"><h2>CRMArena-Pro skills</h2>'
         f'<table class="bars"><thead><tr><th>skill / task</th>{heads_html}</tr></thead>'
