@@ -10,7 +10,8 @@ observations are the agents' own (:mod:`crmarena_sf.tasks.tools`, :mod:`crmarena
   ``<respond>answer</respond>``; the observation is ``Salesforce instance output: ...``.
 
 The reward is 0 until the agent responds; then it is the task's reward (exact match or
-token F1) and the episode terminates. After ``max_turns`` steps without an answer the
+token F1; a CRMArena-Pro task's by :mod:`crmarena_sf.tasks.metrics`, its privacy tasks by the
+refusal detector and leak check, with Pro's system prompt and three tools) and the episode terminates. After ``max_turns`` steps without an answer the
 episode is truncated with reward 0. It follows Gymnasium's ``Env`` API without depending on
 gymnasium (no spaces: actions and observations are text).
 """
@@ -19,11 +20,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from crmarena_sf.tasks.agents import pro_prompts
 from crmarena_sf.tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, clip
 from crmarena_sf.tasks.agents.prompts import system_prompt, task_message
 from crmarena_sf.tasks.agents.text_actions import ACTION, NO_ACTION
+from crmarena_sf.tasks.metrics import score_pro
 from crmarena_sf.tasks.observation import observation, run_query
 from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.pro.suite import is_pro
 from crmarena_sf.tasks.records import TaskRecord, from_json
 from crmarena_sf.tasks.scoring import reward
 from crmarena_sf.tasks.tools import call_tool
@@ -65,9 +69,11 @@ class CRMArenaEnv:
         self._client = OrgClient(self.sf)
         self.turns, self.done = 0, False
         style = "function-calling" if self.mode == "tools" else "react"
-        info = {"idx": self.task.idx, "task": self.task.task, "system_prompt": system_prompt(style)}
+        pro = is_pro(self.task.suite)
+        system = pro_prompts.system_prompt(style, self.task, self.sf) if pro else system_prompt(style)
+        info = {"idx": self.task.idx, "task": self.task.task, "system_prompt": system}
         if self.mode == "tools":
-            info["tools"] = TOOL_SCHEMAS
+            info["tools"] = pro_prompts.PRO_TOOLS if pro else TOOL_SCHEMAS
         return task_message(self.task), info
 
     def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
@@ -79,8 +85,13 @@ class CRMArenaEnv:
             if not isinstance(action, dict) or not isinstance(action.get("name"), str):
                 seen = 'Error: an action is a tool call {"name": ..., "arguments": {...}}'
             else:
-                result = call_tool(self._client, action["name"], action.get("arguments") or {})
-                seen, answered, answer = result.observation, result.final, result.value
+                name, pro_tools = action["name"], pro_prompts.PRO_TOOL_NAMES
+                if is_pro(self.task.suite) and name not in pro_tools:  # execute_soql, execute_sosl, respond
+                    seen = f"Error: there is no tool named {name!r}; use {', '.join(pro_tools)}"
+                else:
+                    name = pro_tools[name] if is_pro(self.task.suite) else name
+                    result = call_tool(self._client, name, action.get("arguments") or {})
+                    seen, answered, answer = result.observation, result.final, result.value
         else:
             actions = ACTION.findall(action if isinstance(action, str) else "")
             if len(actions) != 1:
@@ -94,6 +105,11 @@ class CRMArenaEnv:
         if answered:
             self.done = True
             info["answer"] = answer
+            if is_pro(self.task.suite):
+                value, verdict = score_pro(self.task, answer, [{"action": "respond", "content": answer}])
+                if verdict is not None:
+                    info["privacy"] = verdict.to_json()
+                return seen, value, True, False, info
             return seen, reward(self.task.reward_metric, answer, self.task.answer), True, False, info
         truncated = self.turns >= self.max_turns
         self.done = truncated

@@ -19,15 +19,18 @@ from crmarena_sf.tasks.org_client import OrgClient
 from crmarena_sf.tasks.org_facts import read_facts
 from crmarena_sf.tasks.org_fingerprint import org_fingerprint
 from crmarena_sf.tasks.periods import DOMAIN_DETAILS
+from crmarena_sf.tasks.pro.suite import is_pro
 from crmarena_sf.tasks.records import TaskRecord
 
 DEFAULT_PER_TASK = 130
 
 
 def default_per_task(suite: str) -> int:
-    """Instances per task when none are asked for: CRMArena's 130, or the SOQL track's 320."""
+    """Instances per task when none are asked for: CRMArena's 130, CRMArena-Pro's 100, or the SOQL track's 320."""
     from crmarena_sf.tasks.families.soql_generation import DEFAULT_INSTANCES
 
+    if is_pro(suite):
+        return 100
     return DEFAULT_PER_TASK if suite == "crmarena" else DEFAULT_INSTANCES
 
 
@@ -41,10 +44,12 @@ class BuildReport:
     wanted: int
     made: dict[str, int] = field(default_factory=dict)
     """Task -> instances made (fewer than ``wanted`` when the org is too small)."""
+    wanted_of: dict[str, int] = field(default_factory=dict)
+    """Task -> instances wanted, where it differs from ``wanted`` (Pro's 80 confidentiality instances)."""
 
     @property
     def short(self) -> dict[str, int]:
-        return {task: n for task, n in self.made.items() if n < self.wanted}
+        return {task: n for task, n in self.made.items() if n < self.wanted_of.get(task, self.wanted)}
 
 
 def build_tasks(
@@ -58,8 +63,13 @@ def build_tasks(
 ) -> BuildReport:
     """Build ``per_task`` instances of each task of ``suite`` (all unless ``tasks`` names some) on the org behind ``sf``.
 
-    ``per_task`` defaults to 130 for the ``crmarena`` suite (CRMArena's size) and to 320 for ``soql``.
+    ``per_task`` defaults to 130 for the ``crmarena`` suite (CRMArena's size) and to 320 for ``soql``;
+    the Pro suites are built by :func:`crmarena_sf.tasks.pro.build.build_pro_tasks`.
     """
+    if is_pro(suite):
+        from crmarena_sf.tasks.pro.build import build_pro_tasks
+
+        return build_pro_tasks(sf, suite=suite, per_task=per_task, seed=seed, tasks=tasks, progress=progress)
     if per_task is None:
         per_task = default_per_task(suite)
     if per_task < 1:

@@ -26,6 +26,8 @@ import threading
 from typing import Any
 
 from crmarena_sf.tasks.agents.base import NotAnAnswer
+from crmarena_sf.tasks.metrics import Scoring, score_pro
+from crmarena_sf.tasks.pro.suite import is_pro
 from crmarena_sf.tasks.records import TaskRecord
 from crmarena_sf.tasks.results import EpisodeResult
 from crmarena_sf.tasks.scoring import reward
@@ -40,6 +42,9 @@ class EpisodeRunner:
     ) -> None:
         if backend not in ("emulator", "salesforce"):
             raise ValueError(f"unknown backend {backend!r}; expected 'emulator' or 'salesforce'")
+        self.scoring = ("project", None)  # Pro's rule set and extraction step
+        if isinstance(judge, Scoring):  # a run's Pro scoring settings travel where its judge does
+            self.scoring, judge = (judge.rules, judge.extractor), judge.judge
         self.agent, self.org, self.backend, self.judge = agent, org, backend, judge
         self.connect_options = dict(connect_options or {})
         self._template = None
@@ -112,11 +117,22 @@ class EpisodeRunner:
                 {"action": "evaluation", "match": verdict.match, "reason": verdict.reason}
             )
             return 1.0 if verdict.match else 0.0
+        if is_pro(task.suite):
+            return self._pro_reward(task, outcome)
         if task.reward_metric != "privacy_rejection":
             return reward(task.reward_metric, outcome.answer, task.answer)
         if self.judge is None:
             raise ValueError("this task is scored by the privacy-refusal judge: give --judge-model")
         return 1.0 if self.judge.refused(task.query, outcome.answer, outcome.trajectory) else 0.0
+
+    def _pro_reward(self, task: TaskRecord, outcome) -> float:
+        """CRMArena-Pro's metrics (:mod:`crmarena_sf.tasks.metrics`); privacy by judge or detector, and the leak check."""
+        value, verdict = score_pro(
+            task, outcome.answer, outcome.trajectory, Scoring(self.judge, *self.scoring)
+        )
+        if verdict is not None:
+            outcome.trajectory.append(verdict.to_json())
+        return value
 
     def close(self) -> None:
         if self._template is not None and self._owns_template:

@@ -7,6 +7,13 @@ load as they are: a JSON list or JSON Lines, ``type`` for ``task`` (the pre-rele
 answers given as one-element lists, no ``params`` (so only LLM agents can run them).
 Records a build makes also carry ``org_fingerprint``, the org they were built on
 (:mod:`crmarena_sf.tasks.org_fingerprint`); official records have none.
+
+CRMArena-Pro records (the Hugging Face ``Salesforce/CRMArenaPro`` layout) keep their answers as
+lists (``[null]`` for None; several elements for a list answer such as activity_priority's task
+Ids) and carry ``suite`` (``pro-b2b`` or ``pro-b2c``), since nine task names are both CRMArena's
+and CRMArena-Pro's with different policies. A file without ``suite`` is a Pro file when it holds
+a task only CRMArena-Pro has, or when the caller names a Pro suite (``run --tasks F --suite
+pro-b2b``); its records get the label ``pro``.
 """
 
 from __future__ import annotations
@@ -17,7 +24,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from crmarena_sf.tasks.families import ALL_FAMILIES, RAW_NAMES
+from crmarena_sf.tasks.families import ALL_FAMILIES, FAMILIES, RAW_NAMES, SUITES
+from crmarena_sf.tasks.pro.suite import PRO_LABEL, is_pro
 
 METRICS = ("exact_match", "fuzzy_match", "privacy_rejection", "soql_execution")
 
@@ -31,30 +39,45 @@ class TaskRecord:
     idx: int
     task: str
     query: str
-    answer: str | None
+    answer: str | list[str | None] | None
+    """A v1 record's scalar, or a Pro record's list (``[None]`` for None)."""
     reward_metric: str
     metadata: dict[str, str] = field(default_factory=lambda: {"required": "", "optional": ""})
     persona: str = ""
     params: dict[str, Any] | None = None
     org_fingerprint: str | None = None
     """The fingerprint of the org the record was built on (None for official records)."""
+    suite: str | None = None
+    """``pro-b2b``, ``pro-b2c`` or ``pro`` for a CRMArena-Pro record; None for CRMArena's and the SOQL track's."""
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
-        for key in ("params", "org_fingerprint"):
+        for key in ("params", "org_fingerprint", "suite"):
             if out[key] is None:
                 del out[key]
         return out
 
 
-def from_json(raw: Any, where: str = "record") -> TaskRecord:
-    """A record from its JSON object (official or ours); TaskFileError says what is missing."""
+PRO_ONLY = tuple(name for name in ALL_FAMILIES if name not in FAMILIES and name in SUITES["pro-b2b"])
+"""Task names only CRMArena-Pro has: a file holding one is a Pro file."""
+
+
+def from_json(raw: Any, where: str = "record", suite: str | None = None) -> TaskRecord:
+    """A record from its JSON object (official or ours); TaskFileError says what is missing.
+
+    ``suite`` is the file's (a Pro suite or ``pro``: answers stay lists); a record's own ``suite`` wins."""
     if not isinstance(raw, dict):
         raise TaskFileError(f"{where}: expected a JSON object, got {type(raw).__name__}")
     task = raw.get("task", raw.get("type"))
     task = RAW_NAMES.get(task, task)
     if task not in ALL_FAMILIES:
         raise TaskFileError(f"{where}: unknown task {task!r}; expected one of {', '.join(ALL_FAMILIES)}")
+    own = raw.get("suite")
+    if own is not None and own not in SUITES:
+        raise TaskFileError(f"{where}: unknown suite {own!r}; expected one of {', '.join(SUITES)}")
+    suite = own or suite
+    if task in PRO_ONLY and not is_pro(suite):
+        suite = PRO_LABEL
     for key in ("idx", "query", "reward_metric"):
         if key not in raw:
             raise TaskFileError(f"{where}: missing {key!r}")
@@ -65,11 +88,13 @@ def from_json(raw: Any, where: str = "record") -> TaskRecord:
             f"{where}: reward_metric must be one of {', '.join(METRICS)}, not {raw['reward_metric']!r}"
         )
     answer = raw.get("answer")
-    if isinstance(answer, list):  # CRMArena-Pro style answers are lists; the original's are scalars
+    if is_pro(suite):
+        answer = _pro_answer(answer, where)
+    elif isinstance(answer, list):  # CRMArena-Pro style answers are lists; the original's are scalars
         if len(answer) > 1:
             raise TaskFileError(f"{where}: an answer list must hold one answer, not {len(answer)}")
         answer = answer[0] if answer else None
-    if answer is not None and not isinstance(answer, str):
+    if answer is not None and not isinstance(answer, str | list):
         answer = str(answer)
     metadata = raw.get("metadata") or {}
     if not isinstance(metadata, dict):
@@ -93,7 +118,31 @@ def from_json(raw: Any, where: str = "record") -> TaskRecord:
         persona=str(raw.get("persona") or ""),
         params=params,
         org_fingerprint=fingerprint,
+        suite=suite if is_pro(suite) else None,
     )
+
+
+def _pro_answer(answer: Any, where: str) -> list[str | None]:
+    """A Pro answer as its list: ``[None]`` for None, each element a string."""
+    if answer is None:
+        return [None]
+    if not isinstance(answer, list):
+        answer = [answer]
+    if not answer:
+        raise TaskFileError(f"{where}: an answer list must hold at least one answer ([null] for None)")
+    return [None if a is None else str(a) for a in answer]
+
+
+def file_suite(raws: list[Any], suite: str | None = None) -> str | None:
+    """The suite of a file's records: ``suite`` when given, ``pro`` when one holds a Pro-only task."""
+    if suite is not None:
+        return suite
+    for raw in raws:
+        if isinstance(raw, dict):
+            task = raw.get("task", raw.get("type"))
+            if task in PRO_ONLY or is_pro(raw.get("suite")):
+                return PRO_LABEL
+    return None
 
 
 def not_json(exc: json.JSONDecodeError, what: str = "JSON") -> str:
@@ -101,8 +150,10 @@ def not_json(exc: json.JSONDecodeError, what: str = "JSON") -> str:
     return f"not {what} ({exc.msg}: column {exc.colno})"
 
 
-def load_tasks(path: str | Path) -> list[TaskRecord]:
-    """Records of a task file: JSON Lines, or one JSON list (the official file's layout)."""
+def load_tasks(path: str | Path, suite: str | None = None) -> list[TaskRecord]:
+    """Records of a task file: JSON Lines, or one JSON list (the official file's layout).
+
+    ``suite`` names the file's suite (a Pro suite makes a file of v1 names a Pro file)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -125,7 +176,8 @@ def load_tasks(path: str | Path) -> list[TaskRecord]:
                     raise TaskFileError(f"{path} line {n}: {not_json(exc, 'JSON Lines')}") from None
     if not raws:
         raise TaskFileError(f"{path}: no task records")
-    records = [from_json(raw, where) for where, raw in raws]
+    pro = file_suite([raw for _, raw in raws], suite)
+    records = [from_json(raw, where, pro) for where, raw in raws]
     seen: set[int] = set()
     for record in records:
         if record.idx in seen:

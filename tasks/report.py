@@ -41,10 +41,10 @@ _UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 _CLASS_UNSAFE = re.compile("[^a-z0-9_-]")
 
 
-def write_html(results: Results, data: dict[str, Any], path: str | Path) -> Path:
+def write_html(results: Results, data: dict[str, Any], path: str | Path, others: list[Results] = ()) -> Path:
     """Write the report of ``results`` (``data``: the results.json object) to ``path`` atomically."""
     path = Path(path)
-    page = render_html(results, data)
+    page = render_html(results, data, others)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -55,7 +55,7 @@ def write_html(results: Results, data: dict[str, Any], path: str | Path) -> Path
     return path
 
 
-def render_html(results: Results, data: dict[str, Any]) -> str:
+def render_html(results: Results, data: dict[str, Any], others: list[Results] = ()) -> str:
     """The report page of ``results``; ``data`` is the results.json object (usage, turns ...)."""
     settings = results.settings
     who = _run_name(settings)
@@ -73,6 +73,7 @@ def render_html(results: Results, data: dict[str, Any]) -> str:
         "<body>",
         _header(results, who),
         _bars(results),
+        _pro_skills(results, list(others)),
         _leaderboard(results, who),
         _settings(settings),
         _usage(results, data, pairs),
@@ -131,7 +132,7 @@ def _bars(results: Results) -> str:
             f'<td class="num">{counts[task]:,}</td>'
             f'<td class="track"><div class="bar" style="width:{score:.2f}%"></div></td>'
             f'<td class="num score">{score:.1f}</td>'
-            f'<td class="num baseline">{none["scores"][task]:.1f}</td></tr>'
+            f'<td class="num baseline">{_baseline(none["scores"].get(task))}</td></tr>'
         )
     return (
         '<section id="scores"><h2>Scores by task</h2>'
@@ -150,7 +151,29 @@ def _bars(results: Results) -> str:
     )
 
 
+def _baseline(score: float | None) -> str:
+    """The always-None score, or "-" for a task it does not apply to (privacy_rejection)."""
+    return "-" if score is None else f"{score:.1f}"
+
+
+def _pro_skills(results: Results, others: list[Results]) -> str:
+    """A Pro run's per-skill table, with the other org's run beside it when given."""
+    from crmarena_sf.tasks.pro.tables import run_suite, skill_html
+
+    if run_suite(results) is None:
+        return ""
+    return skill_html([results, *others])
+
+
 def _leaderboard(results: Results, who: str) -> str:
+    from crmarena_sf.tasks.pro.tables import run_suite
+
+    if run_suite(results) is not None:  # CRMArena's leaderboard was measured on its own org and tasks
+        return (
+            '<section id="leaderboard"><h2>Published CRMArena leaderboard</h2><p class="note">The published '
+            "leaderboard was measured on CRMArena's own org; this is a CRMArena-Pro run, so it is not shown.</p>"
+            "</section>"
+        )
     if not any(task in ABBREVIATIONS for task in results.scores):
         return (
             '<section id="leaderboard"><h2>Published CRMArena leaderboard</h2><p class="note">The published '

@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from crmarena_sf.tasks.families import ALL_FAMILIES
-from crmarena_sf.tasks.scoring import overall, reward, task_scores
+from crmarena_sf.tasks.metrics import reward as metric_reward
+from crmarena_sf.tasks.scoring import overall, task_scores
 
 UNSCORED_CAUSES = {
     "emulator": "the emulator failed",
@@ -159,8 +160,9 @@ class Results:
         rewards = []
         for e in self.scored:
             metric = ALL_FAMILIES[e.task].METRIC
-            if metric in ("exact_match", "fuzzy_match"):
-                rewards.append((e.task, reward(metric, None, e.gold)))
+            if metric in ("exact_match", "fuzzy_match"):  # a Pro gold is a list: its None reply is "None"
+                reply = "None" if isinstance(e.gold, list) else None
+                rewards.append((e.task, metric_reward(metric, reply, e.gold, e.task)))
             elif metric == "soql_execution":
                 rewards.append((e.task, 0.0))  # no query matches no gold query
         raw = task_scores(rewards)
@@ -228,7 +230,8 @@ class Results:
         width = max([len(t) for t in scores] + [len("overall")])
         lines = [f"{'task':<{width}}  {'episodes':>8}  {'score':>6}  {'always None':>11}"]
         lines += [
-            f"{t:<{width}}  {counts[t]:>8}  {scores[t]:>6.1f}  {none['scores'][t]:>11.1f}" for t in scores
+            f"{t:<{width}}  {counts[t]:>8}  {scores[t]:>6.1f}  {_cell(none['scores'].get(t)):>11}"
+            for t in scores
         ]
         lines.append(
             f"{'overall':<{width}}  {sum(counts.values()):>8}  {self.overall:>6.1f}  {none['overall']:>11.1f}"
@@ -323,3 +326,8 @@ def _json_type(value: Any) -> str:
     if isinstance(value, int | float):
         return "number"
     return "null"
+
+
+def _cell(score: float | None) -> str:
+    """A baseline's score, or "-" for a task it does not apply to (privacy_rejection)."""
+    return "-" if score is None else f"{score:.1f}"

@@ -86,22 +86,38 @@ def add_task_set_options(parser: argparse.ArgumentParser, when: str = "") -> Non
     # Defaults are None, so a command can tell an option given from one left out (run --tasks refuses them).
     parser.add_argument(
         "--suite",
-        choices=("crmarena", "soql"),
+        choices=("crmarena", "soql", "pro-b2b", "pro-b2c"),
         default=None,
-        help=f"{when}crmarena (the nine CRMArena tasks, default) or soql (the text-to-SOQL track)",
+        help=f"{when}crmarena (the nine CRMArena tasks, default), soql (the text-to-SOQL track), or "
+        "pro-b2b / pro-b2c (CRMArena-Pro's 22 tasks, on the org crmarena-pro-b2b / -b2c unless --org names one)",
     )
     parser.add_argument(
         "--per-task",
         type=positive_int,
         default=None,
         metavar="N",
-        help=f"{when}instances per task (default: 130; 320 for --suite soql)",
+        help=f"{when}instances per task (default: 130; 320 for --suite soql; 100 for the Pro suites, "
+        "whose confidentiality tasks get four fifths of it)",
     )
+    # --org's default depends on the suite: None here, filled in by task_set_choice.
+    parser.set_defaults(org=None)
     parser.add_argument(
         "--seed", type=non_negative_int, default=None, metavar="S", help=f"{when}random seed (default: 0)"
     )
 
 
 def task_set_choice(args) -> tuple[str, int | None, int]:
-    """``--suite``, ``--per-task`` and ``--seed`` with their defaults filled in (per-task None: the suite's)."""
-    return args.suite or "crmarena", args.per_task, args.seed or 0
+    """``--suite``, ``--per-task`` and ``--seed`` with their defaults filled in (per-task None: the suite's).
+
+    ``--org`` left out becomes the suite's org (``crmarena``, or a Pro suite's own org)."""
+    suite = args.suite or "crmarena"
+    if getattr(args, "org", "") is None:
+        args.org = "crmarena" if getattr(args, "backend", "emulator") == "salesforce" else suite_org(suite)
+    return suite, args.per_task, args.seed or 0
+
+
+def suite_org(suite: str | None) -> str:
+    """The org a suite runs on when ``--org`` is not given: a Pro suite's own, else ``crmarena``."""
+    from crmarena_sf.tasks.pro.suite import SUITE_ORGS
+
+    return SUITE_ORGS.get(suite or "", "crmarena")

@@ -1,8 +1,10 @@
-"""``crmarena-sf report results.json [--html report.html]``: a run's results, read back.
+"""``crmarena-sf report results.json [other.json] [--html report.html]``: a run's results, read back.
 
 Prints the per-task table ``crmarena-sf run`` printed; with ``--html``, also writes one
 self-contained HTML page (scores as bars, the published CRMArena leaderboard beside the run,
-settings, token usage, every episode with its trajectory), atomically.
+settings, token usage, every episode with its trajectory), atomically. A CRMArena-Pro run's
+table groups its tasks by skill (:mod:`crmarena_sf.tasks.pro.tables`); a second Pro run (the
+other org's) is shown beside it, in the table and the page.
 """
 
 from __future__ import annotations
@@ -19,6 +21,12 @@ def register(subparsers) -> None:
         "--html, write a self-contained HTML report (no script, nothing loaded from the network).",
     )
     report.add_argument("results", metavar="RESULTS", help="a results.json written by 'crmarena-sf run'")
+    report.add_argument(
+        "others",
+        metavar="OTHER",
+        nargs="*",
+        help="Pro runs only: the other org's results.json, shown beside RESULTS by skill",
+    )
     report.add_argument("--html", metavar="FILE", help="also write the HTML report to FILE")
     report.set_defaults(func=report_command)
 
@@ -30,16 +38,22 @@ def report_command(args) -> int:
     source = input_file(args.results, "", "results file")
     if args.html:
         output_file(args.html, "--html", "report.html")
+    from crmarena_sf.tasks.pro.tables import run_suite, skill_table
+
     try:
         results, data = read_results(source)
+        others = [read_results(input_file(o, "", "results file"))[0] for o in args.others]
     except ResultsFileError as exc:
         raise CliError(str(exc)) from None
+    pro = run_suite(results) is not None
+    if others and not (pro and all(run_suite(o) is not None for o in others)):
+        raise CliError("only CRMArena-Pro runs are shown side by side: give one results file for other runs")
     if args.html:
         try:
-            write_html(results, data, args.html)
+            write_html(results, data, args.html, others)
         except OSError as exc:
             raise CliError(f"cannot write {args.html}: {exc.strerror or exc}") from None
-    print(results.table())
+    print(skill_table([results, *others]) if pro else results.table())
     if args.html:
         print(f"report: {args.html}")
     return 0

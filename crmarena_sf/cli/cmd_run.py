@@ -19,6 +19,7 @@ from crmarena_sf.cli.arguments import (
     add_task_set_options,
     connect_for_cli,
     positive_int,
+    suite_org,
     task_set_choice,
 )
 from crmarena_sf.cli.errors import EXIT_FAILED, CliError, client_call
@@ -47,6 +48,22 @@ def register(subparsers) -> None:
     )
     run.add_argument(
         "--max-turns", type=positive_int, default=20, metavar="N", help="LLM agents: turns (default 20)"
+    )
+    run.add_argument(
+        "--privacy-aware-prompt",
+        action="store_true",
+        help="LLM agents on the Pro suites: tell the agent on external-facing tasks what it must not disclose",
+    )
+    run.add_argument(
+        "--scoring",
+        choices=("project", "official"),
+        default="project",
+        help="Pro suites: the project's exact-match rules (default) or CRMArena-Pro's evaluator's exactly",
+    )
+    run.add_argument(
+        "--extractor-model",
+        metavar="M",
+        help="Pro suites: the model extracting answers from replies (at --base-url; default: rule-based)",
     )
     run.add_argument(
         "--tasks",
@@ -112,12 +129,14 @@ def run_benchmark_command(args) -> int:
     tasks = None
     if args.tasks:
         try:
-            tasks = load_tasks(input_file(args.tasks, "--tasks", "task file"))
+            tasks = load_tasks(input_file(args.tasks, "--tasks", "task file"), suite=args.suite)
         except TaskFileError as exc:
             raise CliError(str(exc)) from None
         if args.agent == "reference":
             _refuse_tasks_without_params(tasks)
     _check_endpoint(args)
+    if args.org is None and args.backend == "emulator":  # the suite's org: --suite's, or the task file's
+        args.org = suite_org(args.suite or next((t.suite for t in tasks or () if t.suite), None))
     workers, parallel = args.workers or 1, args.parallel or "threads"
     # The org is resolved once: task building and (in this process) every episode's fork start from it.
     org = _resolve(args.org, progress=not args.quiet) if args.backend == "emulator" else None
@@ -142,6 +161,8 @@ def run_benchmark_command(args) -> int:
         "agent": spec.name,
         "agent_code": agent_digest(spec.name),
         "judge_model": args.judge_model,
+        **({"scoring": args.scoring} if args.scoring != "project" else {}),
+        **({"extractor_model": args.extractor_model} if args.extractor_model else {}),
         "backend": args.backend,
         "org": args.org,
         "tasks": digest,
@@ -201,10 +222,14 @@ def run_benchmark_command(args) -> int:
             "seed": None if args.tasks else seed,
             "limit": args.limit,
             "workers": workers,
+            "scoring": None if args.scoring == "project" else args.scoring,
+            "extractor_model": args.extractor_model,
         }
     )
     results.write(out)
-    print(results.table())
+    from crmarena_sf.tasks.pro.tables import run_suite, skill_table
+
+    print(skill_table([results]) if run_suite(results) else results.table())
     print(f"results: {args.out}")
     return EXIT_FAILED if results.unscored else 0
 
@@ -221,7 +246,9 @@ def _refuse_contradictions(args) -> None:
                     "tasks on as many CPUs as the cluster has; give one of them"
                 )
     if args.tasks:
-        for given, option in ((args.suite, "--suite"), (args.per_task, "--per-task"), (args.seed, "--seed")):
+        # A Pro suite with --tasks names the file's suite (an official Pro file of v1 names only).
+        suite = None if args.suite in ("pro-b2b", "pro-b2c") else args.suite
+        for given, option in ((suite, "--suite"), (args.per_task, "--per-task"), (args.seed, "--seed")):
             if given is not None:
                 raise CliError(
                     f"{option} says which task set run builds, and --tasks gives the task set: give one of them"
@@ -285,7 +312,11 @@ def _agent_spec(args, AgentSpec):
                 "endpoint that needs none (vLLM, Ollama ...)"
             )
         options = {"model": args.model, "base_url": args.base_url, "max_turns": args.max_turns}
+        if args.privacy_aware_prompt:
+            options["privacy_aware_prompt"] = True
         return AgentSpec(args.agent, options)
+    if args.privacy_aware_prompt:
+        raise CliError("--privacy-aware-prompt is for LLM agents (function-calling, react, act)")
     if args.model or args.base_url:
         raise CliError("--model and --base-url are for LLM agents (function-calling, react, act)")
     return AgentSpec(args.agent)
@@ -301,9 +332,20 @@ def _resolve(name: str, progress: bool = True):
 
 
 def _judge(args):
-    if not args.judge_model:
-        return None
-    from crmarena_sf.tasks.agents.judge import RefusalJudge
+    """The run's judge, and for the Pro suites its scoring rules and extraction step with it."""
     from crmarena_sf.tasks.agents.llm import ChatModel
+    from crmarena_sf.tasks.metrics import Scoring
 
-    return RefusalJudge(ChatModel(args.judge_model, args.base_url))
+    judge = None
+    if args.judge_model:
+        from crmarena_sf.tasks.agents.judge import RefusalJudge
+
+        judge = RefusalJudge(ChatModel(args.judge_model, args.base_url))
+    if args.scoring == "project" and not args.extractor_model:
+        return judge
+    extractor = None
+    if args.extractor_model:
+        from crmarena_sf.tasks.llm_extractor import ModelExtractor
+
+        extractor = ModelExtractor(ChatModel(args.extractor_model, args.base_url))
+    return Scoring(judge, args.scoring, extractor)

@@ -1,6 +1,6 @@
-"""``crmarena-sf tasks build [--suite crmarena|soql] [--org ORG] [--per-task N] [--seed S] --out tasks.jsonl``: a task set.
+"""``crmarena-sf tasks build [--suite crmarena|soql|pro-b2b|pro-b2c] [--org ORG] [--per-task N] [--seed S] --out tasks.jsonl``: a task set.
 
-Builds the nine CRMArena tasks on an org (through the front door, so ``--backend
+Builds the nine CRMArena tasks (or the text-to-SOQL track, or CRMArena-Pro's tasks on its org) on an org (through the front door, so ``--backend
 salesforce`` builds them on a real org), each gold answer computed by its reference solver
 and unique. The file is written atomically: it appears only when complete.
 """
@@ -21,7 +21,7 @@ def register(subparsers) -> None:
     commands = tasks.add_subparsers(dest="tasks_command", metavar="COMMAND")
     build = commands.add_parser(
         "build",
-        help="build the nine CRMArena tasks (or the text-to-SOQL track) with their gold answers",
+        help="build the nine CRMArena tasks (or the text-to-SOQL track, or CRMArena-Pro's) with their gold answers",
         description="Build a task set on an org, each gold answer computed by its reference solver.",
     )
     add_org_options(build)
@@ -57,9 +57,11 @@ def build_with_progress(
     from crmarena_sf.progress import progress_bar
     from crmarena_sf.tasks.build import TaskBuildError, default_per_task
     from crmarena_sf.tasks.families import SUITES
+    from crmarena_sf.tasks.pro.suite import PRO_TASKS, instances, is_pro
 
     count = per_task or default_per_task(suite)
-    with progress_bar(count * len(SUITES[suite]), "building tasks", enabled=not quiet) as bar:
+    total = sum(instances(t, per_task) for t in PRO_TASKS) if is_pro(suite) else count * len(SUITES[suite])
+    with progress_bar(total, "building tasks", enabled=not quiet) as bar:
 
         def step(task: str, n: int) -> None:
             bar.set_postfix_str(task)

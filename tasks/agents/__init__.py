@@ -31,8 +31,16 @@ __all__ = [
 ]
 
 AGENT_CODE = {
-    "reference": ("agents.base", "agents.reference", "families", "org_client", "periods"),
-    "llm": ("agents", "tools", "observation", "org_client", "periods"),
+    "reference": (
+        "agents.base",
+        "agents.reference",
+        "families",
+        "families.pro",
+        "pro",
+        "org_client",
+        "periods",
+    ),
+    "llm": ("agents", "tools", "observation", "org_client", "periods", "pro.suite"),
 }
 """What an agent's behaviour is made of, under crmarena_sf.tasks: its modules, prompts and tools."""
 
@@ -44,6 +52,7 @@ def make_agent(
     base_url: str | None = None,
     api_key: str | None = None,
     max_turns: int | None = None,
+    privacy_aware_prompt: bool = False,
     **model_options: Any,
 ) -> Agent:
     """The agent called ``name``; ValueError lists the known ones or says what is missing."""
@@ -61,10 +70,10 @@ def make_agent(
     if name == "function-calling":
         from crmarena_sf.tasks.agents.function_calling import FunctionCallingAgent
 
-        return FunctionCallingAgent(chat, turns)
+        return FunctionCallingAgent(chat, turns, privacy_aware=privacy_aware_prompt)
     from crmarena_sf.tasks.agents.text_actions import TextActionAgent
 
-    return TextActionAgent(name, chat, turns)
+    return TextActionAgent(name, chat, turns, privacy_aware=privacy_aware_prompt)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 This is CRMArena's ``tool_call_flex`` setting: all 27 tools (the helpers, free-form SOQL and
 SOSL, respond) with the schema in the system prompt. Several tool calls in one reply are run
 in order; a reply with no tool call, an unknown tool or arguments that are not JSON is
-answered with an error observation and costs its turn.
+answered with an error observation and costs its turn. On a CRMArena-Pro task it has three
+tools instead, ``execute_soql``, ``execute_sosl`` and ``respond`` (:mod:`.pro_prompts`).
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from typing import Any
 
 from crmarena_sf.tasks.agents.llm import ChatModel
 from crmarena_sf.tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Episode, clip
+from crmarena_sf.tasks.agents.pro_prompts import PRO_TOOL_NAMES, PRO_TOOLS
 from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.pro.suite import is_pro
 from crmarena_sf.tasks.records import TaskRecord
-from crmarena_sf.tasks.tools import call_tool
+from crmarena_sf.tasks.tools import ToolResult, call_tool
 from crmarena_sf.tasks.tools.schemas import TOOL_SCHEMAS
 
 NO_TOOL_CALL = "Error: reply with a tool call; when you know the answer, call respond with it."
@@ -24,18 +27,26 @@ class FunctionCallingAgent:
     name = "function-calling"
 
     def __init__(
-        self, model: ChatModel, max_turns: int = MAX_TURNS, max_observation: int = MAX_OBSERVATION
+        self,
+        model: ChatModel,
+        max_turns: int = MAX_TURNS,
+        max_observation: int = MAX_OBSERVATION,
+        privacy_aware: bool = False,
     ) -> None:
         self.model, self.max_turns, self.max_observation = model, max_turns, max_observation
+        self.privacy_aware = privacy_aware
 
     def settings(self) -> dict[str, Any]:
-        return {"agent": self.name, **self.model.settings(), "max_turns": self.max_turns}
+        out = {"agent": self.name, **self.model.settings(), "max_turns": self.max_turns}
+        return {**out, "privacy_aware_prompt": True} if self.privacy_aware else out
 
     def run(self, task: TaskRecord, sf: Any):
         client = OrgClient(sf)
-        episode = Episode.for_task(self.model, self.name, task, self.max_turns)
+        episode = Episode.for_task(self.model, self.name, task, self.max_turns, sf, self.privacy_aware)
+        pro = is_pro(task.suite)
+        tools, names = (PRO_TOOLS, PRO_TOOL_NAMES) if pro else (TOOL_SCHEMAS, None)
         while episode.turns_left():
-            reply = episode.ask(TOOL_SCHEMAS)
+            reply = episode.ask(tools)
             calls = list(getattr(reply, "tool_calls", None) or [])
             content = getattr(reply, "content", None)
             if content:
@@ -62,7 +73,13 @@ class FunctionCallingAgent:
                 }
             )
             for call in calls:
-                result = call_tool(client, call.function.name, call.function.arguments)
+                name = call.function.name
+                if names is not None and name not in names:  # a Pro task: only its three tools
+                    result = ToolResult(
+                        None, f"Error: there is no tool named {name!r}; use {', '.join(names)}"
+                    )
+                else:
+                    result = call_tool(client, names[name] if names else name, call.function.arguments)
                 observation = clip(result.observation, self.max_observation)
                 episode.trajectory.append(
                     {

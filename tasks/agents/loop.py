@@ -41,12 +41,21 @@ class Episode:
     answered: bool = False
 
     @classmethod
-    def for_task(cls, model: ChatModel, style: str, task, max_turns: int) -> Episode:
-        """A new episode: the style's system prompt, then the task message."""
+    def for_task(
+        cls, model: ChatModel, style: str, task, max_turns: int, sf: Any = None, privacy_aware: bool = False
+    ) -> Episode:
+        """A new episode: the style's system prompt (a Pro task's: :mod:`.pro_prompts`), then the task message."""
         from crmarena_sf.tasks.agents.prompts import system_prompt, task_message
+        from crmarena_sf.tasks.pro.suite import is_pro
 
+        if is_pro(getattr(task, "suite", None)):
+            from crmarena_sf.tasks.agents import pro_prompts
+
+            system = pro_prompts.system_prompt(style, task, sf, privacy_aware)
+        else:
+            system = system_prompt(style)
         messages = [
-            {"role": "system", "content": system_prompt(style)},
+            {"role": "system", "content": system},
             {"role": "user", "content": task_message(task)},
         ]
         return cls(model, messages, max_turns)

@@ -13,6 +13,7 @@ from typing import Any
 from crmarena_sf.tasks.agents.base import AgentError, EpisodeOutcome
 from crmarena_sf.tasks.families import family
 from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.pro.suite import is_pro
 from crmarena_sf.tasks.records import TaskRecord
 
 
@@ -26,7 +27,21 @@ class ReferenceAgent:
         if task.params is None:
             raise AgentError(f"task {task.idx} has no params, so the reference agent cannot solve it")
         client = OrgClient(sf)
-        solution = family(task.task).solve(client, task.params)
-        return EpisodeOutcome(
-            solution.answer, [*client.log, {"action": "respond", "content": solution.answer}]
-        )
+        fam = family(task.task, task.suite)
+        solution = fam.solve(client, task.params)
+        answer = pro_reply(fam, solution.answer) if is_pro(task.suite) else solution.answer
+        return EpisodeOutcome(answer, [*client.log, {"action": "respond", "content": answer}])
+
+
+REFUSAL = "I'm sorry, but I can't share that: it is confidential information I am not permitted to disclose."
+
+
+def pro_reply(fam, answer) -> str:
+    """The reference agent's reply to a Pro task."""
+    if getattr(fam, "REFUSES", False):
+        return REFUSAL
+    if answer is None:
+        return "None"
+    if isinstance(answer, tuple | list):
+        return ", ".join(sorted(answer))
+    return str(answer)

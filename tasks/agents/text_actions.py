@@ -27,17 +27,25 @@ class TextActionAgent:
     """``act`` (actions only) or ``react`` (a thought, then an action)."""
 
     def __init__(
-        self, style: str, model: ChatModel, max_turns: int = MAX_TURNS, max_observation: int = MAX_OBSERVATION
+        self,
+        style: str,
+        model: ChatModel,
+        max_turns: int = MAX_TURNS,
+        max_observation: int = MAX_OBSERVATION,
+        privacy_aware: bool = False,
     ) -> None:
         if style not in ("act", "react"):
             raise ValueError(f"style must be 'act' or 'react', not {style!r}")
         self.name, self.model, self.max_turns, self.max_observation = style, model, max_turns, max_observation
+        self.privacy_aware = privacy_aware
+        """CRMArena-Pro's privacy-aware prompt on external-facing Pro tasks (``--privacy-aware-prompt``)."""
 
     def settings(self) -> dict[str, Any]:
-        return {"agent": self.name, **self.model.settings(), "max_turns": self.max_turns}
+        out = {"agent": self.name, **self.model.settings(), "max_turns": self.max_turns}
+        return {**out, "privacy_aware_prompt": True} if self.privacy_aware else out
 
     def run(self, task: TaskRecord, sf: Any):
-        episode = Episode.for_task(self.model, self.name, task, self.max_turns)
+        episode = Episode.for_task(self.model, self.name, task, self.max_turns, sf, self.privacy_aware)
         while episode.turns_left():
             reply = episode.ask()
             text = (getattr(reply, "content", None) or "").strip()

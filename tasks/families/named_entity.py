@@ -74,7 +74,10 @@ def _terms(name: str) -> list[str]:
     return [" ".join(words[:i] + words[i + 1 :]) for i in range(len(words) - 1) if len(words) > 2]
 
 
-def generate(ctx: BuildContext, n: int, n_none: int) -> list[Draft]:
+def generate(ctx: BuildContext, n: int, n_none: int, terms=None, passes: int = 3) -> list[Draft]:
+    """Drafts; ``terms(ctx, product_id)`` gives a product's vaguer names (default: its name less a
+    word); each purchase is tried up to ``passes`` times (another product, term and date each time)."""
+    terms_of = terms or (lambda ctx, product: _terms(ctx.facts.products[product]))
     rnd = ctx.rnd
     facts = ctx.facts
     contact_of = {}
@@ -90,14 +93,14 @@ def generate(ctx: BuildContext, n: int, n_none: int) -> list[Draft]:
     client = OrgClient(ctx.sf)
     hits_of: dict[str, set[str]] = {}
     drafts, seen, quota = [], set(), Quota(n, n_none)
-    for account, day in purchases * 3:
+    for account, day in purchases * passes:
         if quota.full:
             break
         product = rnd.choice(sorted(bought[(account, day)]))
-        terms = _terms(facts.products[product])
-        if not terms:
+        vaguer = terms_of(ctx, product)
+        if not vaguer:
             continue
-        term = rnd.choice(terms)
+        term = rnd.choice(vaguer)
         if term not in hits_of:
             hits_of[term] = set(search_products(client, term))
         hits = hits_of[term]

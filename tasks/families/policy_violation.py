@@ -69,9 +69,14 @@ def solve(client: OrgClient, params: dict) -> Solution:
     emails = client.query(f"SELECT TextBody, Incoming FROM EmailMessage WHERE ParentId = {case}")
     chats = client.query(f"SELECT Body FROM LiveChatTranscript WHERE CaseId = {case}")
     policies = breached_policies(agent_text(emails, chats))
-    if not policies:
+    return breached_article(client, [_policy_titles()[p] for p in sorted(policies)])
+
+
+def breached_article(client: OrgClient, titles: list[str]) -> Solution:
+    """The one online article titled as the breached policies (None when nothing was breached; a tie
+    when several were, which the build never asks)."""
+    if not titles:
         return Solution(None, detail={"policies": []})
-    titles = [_policy_titles()[p] for p in sorted(policies)]
     rows = client.query(
         f"SELECT Id, Title FROM Knowledge__kav WHERE Title IN {quote_list(titles)} "
         "AND PublishStatus = 'Online' AND Language = 'en_US'"
