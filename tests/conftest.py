@@ -23,12 +23,16 @@ writes stay in its fork):
 
 Threads: the session runs with ``CRMARENA_SF_CHECK_THREADS=1`` (subprocesses too), so a thread
 that takes an org's DuckDB cursor without the org's lock fails at once.
+
+Signals: a session started with SIGINT ignored (in the background of a script) answers it again,
+so the processes the tests start and interrupt do too.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,6 +96,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
     os.environ["CRMARENA_SF_CHECK_THREADS"] = "1"
     org_module.CHECK_THREADS = True
+    # Tests press Ctrl-C on the commands they start (serve, run, generate). A pytest started in
+    # the background of a shell without job control (`pytest &` in a script, nohup, some CI
+    # runners) ignores SIGINT, and every process it starts would inherit that and never stop.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
