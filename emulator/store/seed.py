@@ -2,7 +2,8 @@
 
 The admin user (the running user of every request), the standard profiles, the
 record types the metadata declares (Account's Person Account and Business Account),
-the standard price book (``IsStandard = true``), the Organization row and the user
+the standard price book (``IsStandard = true``), the lead statuses (LeadStatus, one converting
+a lead), the Organization row and the user
 licences of a Developer Edition org (two ``Salesforce`` licences, one used by the admin,
 and three ``Salesforce Platform`` ones). Ids are fixed,
 so every new org is identical. Objects missing from the schema are skipped.
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.store.derive import apply_defaults, derive
 from crmarena_sf.emulator.store.dml import write_rows
+from crmarena_sf.metadata.specs.lead_status import LEAD_STATUSES
 
 if TYPE_CHECKING:
     from crmarena_sf.emulator.store.org import Org
@@ -106,6 +108,19 @@ def seed_new_org(org: Org) -> None:
         "Pricebook2",
         {"Id": STANDARD_PRICEBOOK_ID, "Name": "Standard Price Book", "IsActive": True, "IsStandard": True},
     )
+    for number, (status, converted) in enumerate(LEAD_STATUSES, start=1):
+        _add(
+            org,
+            "LeadStatus",
+            {
+                "Id": ids.make_id("01J", number),
+                "MasterLabel": status,
+                "ApiName": status,
+                "SortOrder": number,
+                "IsDefault": number == 1,
+                "IsConverted": converted,
+            },
+        )
     for number, (name, key, total, used) in enumerate(USER_LICENSES, start=1):
         _add(
             org,
