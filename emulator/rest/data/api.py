@@ -33,6 +33,7 @@ from crmarena_sf.emulator.rest.data import (
     record_count,
     replication,
     sobjects,
+    tabs,
     tree,
     versions,
 )
@@ -60,6 +61,7 @@ RESOURCES = (
     record_count,
     tooling,
     knowledge_actions,
+    tabs,
 )
 """Modules exposing ``ROUTES``; their order decides which pattern wins when two match."""
 
