@@ -91,6 +91,11 @@ def progress_bar(total: int, description: str, *, enabled: bool = True, delay: f
         bar = _PlainLines(total, description, stream, delay)
     try:
         yield bar
+    except BaseException:
+        # Work cut short (an error, Ctrl-C) draws no closing line: "120/1170 in 3.2s" would read as done.
+        if isinstance(bar, _PlainLines):
+            bar.delay = float("inf")
+        raise
     finally:
         bar.close()
 

@@ -7,6 +7,9 @@ Every door of the emulator passes its failures through :func:`as_salesforce_erro
 failure becomes the same error whichever door it came through:
 
 - a :class:`~crmarena_sf.emulator.errors.SalesforceError` passes unchanged;
+- Ctrl-C is not a failure: DuckDB answers SIGINT inside a statement with ``RuntimeError: Query
+  interrupted``, which leaves as the ``KeyboardInterrupt`` it was (:mod:`crmarena_sf.interrupts`),
+  neither logged nor answered, so no client reads it as an error of the org;
 - anything else is a bug: it is logged with its traceback and answered UNKNOWN_EXCEPTION,
   whose ErrorId appears in the log line too. The same lines are appended to
   ``<cache>/logs/unknown-exceptions.log`` (:func:`error_log_path`), where a user finds the
@@ -33,6 +36,8 @@ from typing import TypeVar
 from crmarena_sf.emulator.cache_dir import cache_root
 from crmarena_sf.emulator.errors import SalesforceError, query_too_complicated, unknown_exception
 
+from crmarena_sf import interrupts
+
 log = logging.getLogger("emulator")
 
 EngineError = TypeVar("EngineError", bound=Exception)
@@ -42,6 +47,8 @@ def as_salesforce_error(failure: BaseException, *, context: str = "") -> Salesfo
     """The Salesforce error a client gets for ``failure`` (``context`` says what failed, for the log)."""
     if isinstance(failure, SalesforceError):
         return failure
+    if interrupts.is_interrupt(failure):
+        raise KeyboardInterrupt from None
     error = unknown_exception(failure)
     log.error("%s%s", f"unexpected error {context}: " if context else "", error.message, exc_info=failure)
     _append_to_error_log(error, failure, context)

@@ -85,12 +85,16 @@ class DatasetWriter:
         self._pool: ThreadPoolExecutor | None = None
         self._pending: list[tuple[str, Future]] = []
         staging = str(self.tmp / "_staging.duckdb") if on_disk else ":memory:"
-        self.con = duckdb.connect(staging)
-        self.con.execute("SET preserve_insertion_order = true")
-        self.con.execute("SET enable_progress_bar = false")
-        self.con.execute(f"SET memory_limit = '{STAGING_MEMORY}'")
-        self.con.execute(f"SET temp_directory = {_sql_string(str(self.tmp / '_spill'))}")
-        sqlids.install(self.con)
+        try:
+            self.con = duckdb.connect(staging)
+            self.con.execute("SET preserve_insertion_order = true")
+            self.con.execute("SET enable_progress_bar = false")
+            self.con.execute(f"SET memory_limit = '{STAGING_MEMORY}'")
+            self.con.execute(f"SET temp_directory = {_sql_string(str(self.tmp / '_spill'))}")
+            sqlids.install(self.con)
+        except BaseException:  # Ctrl-C included: the context manager that cleans up never started
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            raise
 
     def __enter__(self) -> DatasetWriter:
         return self

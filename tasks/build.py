@@ -17,6 +17,7 @@ from crmarena_sf.tasks.families import SUITES
 from crmarena_sf.tasks.families.base import PERSONAS, BuildContext
 from crmarena_sf.tasks.org_client import OrgClient
 from crmarena_sf.tasks.org_facts import read_facts
+from crmarena_sf.tasks.org_fingerprint import org_fingerprint
 from crmarena_sf.tasks.periods import DOMAIN_DETAILS
 from crmarena_sf.tasks.records import TaskRecord
 
@@ -71,6 +72,7 @@ def build_tasks(
         if name not in families:
             raise ValueError(f"unknown task {name!r}; expected one of {', '.join(families)}")
     facts = read_facts(sf)
+    fingerprint = org_fingerprint(sf)
     if not facts.cases:
         raise TaskBuildError(
             "the org has no cases, so no task can be asked about it; use an org with CRMArena data"
@@ -105,6 +107,7 @@ def build_tasks(
                     metadata={"required": draft.required, "optional": DOMAIN_DETAILS},
                     persona=PERSONAS[module.PERSONA],
                     params=draft.params,
+                    org_fingerprint=fingerprint,
                 )
             )
             if progress:

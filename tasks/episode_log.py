@@ -2,9 +2,10 @@
 
 ``results.json`` is written at the end; ``results.episodes.jsonl`` beside it grows as episodes
 finish (each line flushed to disk). Its first line says which run it belongs to (agent
-settings, backend, org and a digest of the task set); running the same command again skips
-the episodes it holds. A log of another run is refused, not mixed in: ``fresh=True`` starts
-over. A line cut short by a kill is ignored (that episode runs again).
+settings, a digest of the agent's code and prompts, backend, org and a digest of the task set);
+running the same command again skips the episodes it holds. A log of another run is refused,
+not mixed in, and the refusal names what differs: ``fresh=True`` starts over. A line cut short
+by a kill is ignored (that episode runs again).
 """
 
 from __future__ import annotations
@@ -43,39 +44,48 @@ class EpisodeLog:
         self.run = run
         self._file = None
 
-    def open(self, fresh: bool = False) -> dict[int, EpisodeResult]:
-        """Episodes already done (empty for a new or ``fresh`` log); the log is then ready to append.
+    def read(self) -> dict[int, EpisodeResult]:
+        """The finished episodes the log holds (none without a log); EpisodeLogMismatch for another run's log.
 
-        An unscored episode (``EpisodeResult.scored`` false: the emulator failed) is not done: it
-        runs again, and its new line supersedes the old one (the last line of an idx counts).
+        An unscored episode (``EpisodeResult.scored`` false: a failure outside the agent) is not
+        finished: it runs again, and its new line supersedes the old one (the last line of an idx counts).
         """
+        if not self.path.exists():
+            return {}
+        if not self.path.is_file():
+            raise EpisodeLogMismatch(f"{self.path} is not a file; move it away or choose another --out")
+        lines = self.path.read_text(encoding="utf-8").splitlines()
+        header = _parse(lines[0]) if lines else None
+        if not header or header.get("kind") != KIND:
+            raise EpisodeLogMismatch(
+                f"{self.path} is not an episode log; move it away or choose another --out"
+            )
+        if header.get("run") != self.run:
+            raise EpisodeLogMismatch(
+                f"{self.path} holds episodes of another run ({_differences(header.get('run'), self.run)}); "
+                "use --fresh to start over, or another --out"
+            )
         done: dict[int, EpisodeResult] = {}
+        for line in lines[1:]:
+            raw = _parse(line)
+            if raw is not None:
+                result = EpisodeResult.from_json(raw)
+                done[result.idx] = result
+        return {idx: result for idx, result in done.items() if result.scored}
+
+    def open(self, fresh: bool = False) -> dict[int, EpisodeResult]:
+        """Episodes already done (empty for a new or ``fresh`` log); the log is then ready to append."""
         if self.path.exists() and not fresh:
-            lines = self.path.read_text(encoding="utf-8").splitlines()
-            header = _parse(lines[0]) if lines else None
-            if not header or header.get("kind") != KIND:
-                raise EpisodeLogMismatch(
-                    f"{self.path} is not an episode log; move it away or choose another --out"
-                )
-            if header.get("run") != self.run:
-                raise EpisodeLogMismatch(
-                    f"{self.path} holds episodes of another run (a different agent, model, org or task set); "
-                    "use --fresh to start over, or another --out"
-                )
-            for line in lines[1:]:
-                raw = _parse(line)
-                if raw is not None:
-                    result = EpisodeResult.from_json(raw)
-                    done[result.idx] = result
-            done = {idx: result for idx, result in done.items() if result.scored}
+            done = self.read()
             self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
-            if lines and not self.path.read_text(encoding="utf-8").endswith("\n"):
+            text = self.path.read_text(encoding="utf-8")
+            if text and not text.endswith("\n"):
                 self._file.write("\n")  # after a line cut short by a kill
-        else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
-            self._write({"kind": KIND, "run": self.run})
-        return done
+            return done
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        self._write({"kind": KIND, "run": self.run})
+        return {}
 
     def append(self, result: EpisodeResult) -> None:
         self._write(result.to_json())
@@ -89,6 +99,22 @@ class EpisodeLog:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+LABELS = {
+    "agent_code": "the agent's code or prompts changed",
+    "tasks": "another task set",
+    "org": "another org",
+    "backend": "another backend",
+}
+
+
+def _differences(logged: Any, now: dict[str, Any]) -> str:
+    """What differs between the run a log belongs to and this one, in words."""
+    if not isinstance(logged, dict):
+        return "a log of an older crmarena-sf"
+    keys = [k for k in dict.fromkeys([*now, *logged]) if logged.get(k) != now.get(k)]
+    return "; ".join(LABELS.get(key, f"{key} {logged.get(key)!r}, now {now.get(key)!r}") for key in keys)
 
 
 def _parse(line: str) -> dict | None:

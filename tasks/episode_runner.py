@@ -5,9 +5,10 @@ episode ends, so an agent that writes cannot disturb another episode. On a real 
 is nothing to fork: episodes share one connection, and an agent that writes changes the org
 for later episodes (results.json's settings say which backend ran). An episode whose agent
 raises scores 0 and keeps the error; the run goes on. An episode in which the emulator
-answered a server error (a 5xx: a defect of the emulator, whatever the agent made of it) is
-not scored at all: it is recorded with ``scored`` false and the error, and runs again on
-resume. It is detected where the emulator answers, the fork's transport adapter, since an LLM
+answered a server error (a 5xx: a defect of the emulator, whatever the agent made of it), or
+whose agent raised :class:`~crmarena_sf.tasks.agents.base.NotAnAnswer` (the model endpoint
+failed after the client's retries), is not scored at all: it is recorded with ``scored`` false,
+its ``cause`` and the error, and runs again on resume. It is detected where the emulator answers, the fork's transport adapter, since an LLM
 agent sees a failed call only as an observation.
 
 The org clock is frozen only for tasks that carry ``params.now`` (the text-to-SOQL track's
@@ -24,10 +25,12 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from crmarena_sf.tasks.agents.base import NotAnAnswer
 from crmarena_sf.tasks.records import TaskRecord
 from crmarena_sf.tasks.results import EpisodeResult
 from crmarena_sf.tasks.scoring import reward
 
+from crmarena_sf import interrupts
 from crmarena_sf.connection.connect import connect, emulator_errors
 
 
@@ -55,21 +58,23 @@ class EpisodeRunner:
             if self._template is None:
                 from crmarena_sf.connection.orgs import resolve_org
 
-                self._template = resolve_org(self.org)
+                self._template = resolve_org(self.org, progress=False)  # workers draw no bars of their own
                 self._owns_template = self._template is not self.org
             fork = self._template.fork()
         return connect(org=fork, **self.connect_options), fork
 
     def run(self, task: TaskRecord) -> EpisodeResult:
+        interrupts.stop_if_interrupted()  # a worker thread does not start an episode after Ctrl-C
         sf, fork = self._connection()
         now = (task.params or {}).get("now")
         if now and fork is not None:
             fork.clock.freeze(now)  # the instant the task's date literals mean (text-to-SOQL track)
         try:
             result = self._episode(task, sf)
+            result.question = task.query
             failures = emulator_errors(sf) if fork is not None else []
             if failures:
-                result.scored, result.reward = False, 0.0
+                result.scored, result.reward, result.cause = False, 0.0, "emulator"
                 result.error = f"the emulator failed ({len(failures)} server error(s); first: {failures[0]})"
             return result
         finally:
@@ -88,6 +93,10 @@ class EpisodeRunner:
                 outcome.trajectory,
                 turns=outcome.turns,
                 usage=outcome.usage,
+            )
+        except NotAnAnswer as exc:  # the machinery around the agent failed: no answer, run it again
+            return EpisodeResult(
+                task.idx, task.task, None, task.answer, 0.0, [], str(exc), scored=False, cause=exc.cause
             )
         except Exception as exc:  # an agent's failure is the episode's result, not the run's end
             return EpisodeResult(

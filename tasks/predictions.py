@@ -3,7 +3,9 @@
 A predictions file is JSON Lines of ``{"idx": N, "soql": "SELECT ..."}``, one per task, as any
 external system writes it. Each prediction is scored exactly as an agent's answer would be
 (:class:`PredictionAgent` answers with it): on its own fork of the org, with the task's clock,
-by execution against the gold query. A task without a prediction scores 0.
+by execution against the gold query. A line with another key (``query`` for ``soql``, say)
+is refused with its line number rather than read as no prediction; a task without a
+prediction scores 0, and ``soql-eval`` says how many there were.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from crmarena_sf.tasks.agents.base import EpisodeOutcome
-from crmarena_sf.tasks.records import TaskFileError, TaskRecord
+from crmarena_sf.tasks.records import TaskFileError, TaskRecord, not_json
+
+SHAPE = '{"idx": <task idx>, "soql": "<query>"}'
 
 
 def load_predictions(path: str | Path, tasks: list[TaskRecord]) -> dict[int, str]:
@@ -32,14 +36,19 @@ def load_predictions(path: str | Path, tasks: list[TaskRecord]) -> dict[int, str
         try:
             raw = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise TaskFileError(f"{where}: not JSON ({exc.msg})") from None
+            raise TaskFileError(f"{where}: {not_json(exc)}") from None
         if (
             not isinstance(raw, dict)
             or not isinstance(raw.get("idx"), int)
             or isinstance(raw.get("idx"), bool)
         ):
-            raise TaskFileError(f'{where}: expected {{"idx": <task idx>, "soql": "<query>"}}')
-        if not isinstance(raw.get("soql"), str | None):
+            raise TaskFileError(f"{where}: expected {SHAPE}")
+        unknown = [key for key in raw if key not in ("idx", "soql")]
+        if unknown:
+            raise TaskFileError(f"{where}: unknown key {unknown[0]!r}; a prediction is {SHAPE}")
+        if "soql" not in raw:
+            raise TaskFileError(f"{where}: no 'soql'; a prediction is {SHAPE}")
+        if not isinstance(raw["soql"], str | None):
             raise TaskFileError(f"{where}: soql must be a string")
         if raw["idx"] not in known:
             raise TaskFileError(f"{where}: idx {raw['idx']} is not a task of the task set")

@@ -5,6 +5,8 @@ optional}, params}``, the Hugging Face ``Salesforce/CRMArena`` layout (answers a
 a string or null) with ``params``, the structured inputs of the gold solver. Official files
 load as they are: a JSON list or JSON Lines, ``type`` for ``task`` (the pre-release key),
 answers given as one-element lists, no ``params`` (so only LLM agents can run them).
+Records a build makes also carry ``org_fingerprint``, the org they were built on
+(:mod:`crmarena_sf.tasks.org_fingerprint`); official records have none.
 """
 
 from __future__ import annotations
@@ -34,11 +36,14 @@ class TaskRecord:
     metadata: dict[str, str] = field(default_factory=lambda: {"required": "", "optional": ""})
     persona: str = ""
     params: dict[str, Any] | None = None
+    org_fingerprint: str | None = None
+    """The fingerprint of the org the record was built on (None for official records)."""
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
-        if out["params"] is None:
-            del out["params"]
+        for key in ("params", "org_fingerprint"):
+            if out[key] is None:
+                del out[key]
         return out
 
 
@@ -72,6 +77,9 @@ def from_json(raw: Any, where: str = "record") -> TaskRecord:
     params = raw.get("params")
     if params is not None and not isinstance(params, dict):
         raise TaskFileError(f"{where}: params must be an object")
+    fingerprint = raw.get("org_fingerprint")
+    if fingerprint is not None and not isinstance(fingerprint, str):
+        raise TaskFileError(f"{where}: org_fingerprint must be a string")
     return TaskRecord(
         idx=raw["idx"],
         task=task,
@@ -84,7 +92,13 @@ def from_json(raw: Any, where: str = "record") -> TaskRecord:
         },
         persona=str(raw.get("persona") or ""),
         params=params,
+        org_fingerprint=fingerprint,
     )
+
+
+def not_json(exc: json.JSONDecodeError, what: str = "JSON") -> str:
+    """What is wrong with a line that is not JSON, in Python's words and the line's column."""
+    return f"not {what} ({exc.msg}: column {exc.colno})"
 
 
 def load_tasks(path: str | Path) -> list[TaskRecord]:
@@ -96,16 +110,19 @@ def load_tasks(path: str | Path) -> list[TaskRecord]:
         raise TaskFileError(f"{path}: not a UTF-8 text file") from None
     stripped = text.lstrip()
     raws: list[tuple[str, Any]] = []
-    try:
-        if stripped.startswith("["):
+    if stripped.startswith("["):
+        try:
             data = json.loads(text)
-            raws = [(f"{path} record {i + 1}", r) for i, r in enumerate(data)]
-        else:
-            for n, line in enumerate(text.splitlines(), start=1):
-                if line.strip():
+        except json.JSONDecodeError as exc:
+            raise TaskFileError(f"{path} line {exc.lineno}: {not_json(exc)}") from None
+        raws = [(f"{path} record {i + 1}", r) for i, r in enumerate(data)]
+    else:
+        for n, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                try:
                     raws.append((f"{path} line {n}", json.loads(line)))
-    except json.JSONDecodeError as exc:
-        raise TaskFileError(f"{path}: not JSON or JSON Lines ({exc.msg} at line {exc.lineno})") from None
+                except json.JSONDecodeError as exc:
+                    raise TaskFileError(f"{path} line {n}: {not_json(exc, 'JSON Lines')}") from None
     if not raws:
         raise TaskFileError(f"{path}: no task records")
     records = [from_json(raw, where) for where, raw in raws]
@@ -120,6 +137,7 @@ def load_tasks(path: str | Path) -> list[TaskRecord]:
 def write_tasks(records: list[TaskRecord], path: str | Path) -> Path:
     """Write ``records`` as JSON Lines, atomically (a failure leaves no partial file)."""
     path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "w", encoding="utf-8") as out:

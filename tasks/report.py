@@ -1,8 +1,10 @@
 """The HTML report of a results.json: one self-contained page a reader can open anywhere.
 
 The page holds the per-task scores as bars, the published CRMArena leaderboard beside this run
-(labelled as measured on the original CRMArena org), the run's settings, its token usage when
-an LLM agent recorded any, and every episode with its trajectory behind a ``<details>`` click.
+(labelled as measured on the original CRMArena org; only for runs with CRMArena's tasks, not
+the text-to-SOQL track, which it does not cover), the run's settings, its token usage when
+an LLM agent recorded any, and every episode with its question and trajectory behind a
+``<details>`` click.
 It loads nothing: the style is one ``<style>`` element, the bars are CSS widths, there is no
 script, font, image or link outside the page. Everything that comes from the file (answers,
 queries, model text, settings, even step keys) is HTML-escaped; a trajectory step is drawn
@@ -20,10 +22,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from crmarena_sf.tasks.families import ALL_FAMILIES, FAMILIES
+from crmarena_sf.tasks.families import ALL_FAMILIES, SUITES
 from crmarena_sf.tasks.leaderboard import ABBREVIATIONS, COLUMNS, FRAMEWORKS, PAPER, ROWS, SOURCE
 from crmarena_sf.tasks.report_style import CSS
-from crmarena_sf.tasks.results import EpisodeResult, Results
+from crmarena_sf.tasks.results import UNSCORED_CAUSES, EpisodeResult, Results
 
 MAX_FIELD_CHARS = 600
 """A step field longer than this is clipped in the page (results.json has it whole)."""
@@ -43,6 +45,7 @@ def write_html(results: Results, data: dict[str, Any], path: str | Path) -> Path
     """Write the report of ``results`` (``data``: the results.json object) to ``path`` atomically."""
     path = Path(path)
     page = render_html(results, data)
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         tmp.write_text(page, encoding="utf-8")
@@ -83,20 +86,20 @@ def render_html(results: Results, data: dict[str, Any]) -> str:
 def _header(results: Results, who: str) -> str:
     settings = results.settings
     errors = sum(1 for e in results.scored if e.error)
-    unscored = len(results.unscored)
     facts = [
         f"{len(results.episodes):,} episodes",
-        f"{len(results.scores)} of {len(FAMILIES) if set(results.scores) <= set(FAMILIES) else len(ALL_FAMILIES)} tasks",
+        f"{len(results.scores)} of {_suite_size(results)} tasks",
         f"backend {settings.get('backend', 'unknown')}",
     ]
     if settings.get("org"):
         facts.append(f"org {settings['org']}")
     if errors:
         facts.append(f"{errors} episode{'s' if errors != 1 else ''} failed with an error")
-    if unscored:
+    for cause, episodes in results.unscored_by_cause().items():
+        n = len(episodes)
         facts.append(
-            f"{unscored} episode{'s' if unscored != 1 else ''} not scored (the emulator failed; a resume runs "
-            f"{'them' if unscored != 1 else 'it'} again)"
+            f"{n} episode{'s' if n != 1 else ''} not scored ({UNSCORED_CAUSES.get(cause, cause)}; a resume runs "
+            f"{'them' if n != 1 else 'it'} again)"
         )
     return (
         f"<header><h1>CRMArena results: {_e(who)}</h1>"
@@ -106,29 +109,53 @@ def _header(results: Results, who: str) -> str:
     )
 
 
+def _suite_size(results: Results) -> int:
+    """How many tasks the suite of the run's tasks has (every task of every suite for a mix)."""
+    ran = {e.task for e in results.episodes}
+    return next((len(suite) for suite in SUITES.values() if ran <= set(suite)), len(ALL_FAMILIES))
+
+
+def _abbreviation(task: str) -> str:
+    """The leaderboard's column name of a CRMArena task; other suites' tasks by their first word."""
+    return ABBREVIATIONS.get(task) or task.split("_")[0].upper()
+
+
 def _bars(results: Results) -> str:
     scores, counts = results.scores, results.counts
+    none = results.baselines["always_none"]
     rows = []
     for task, score in scores.items():
         rows.append(
             f'<tr class="task-bar" data-task="{_e(task)}" data-score="{score:.2f}">'
-            f'<th><a href="#task-{_e(task)}">{_e(task)}</a> <abbr>{_e(ABBREVIATIONS[task])}</abbr></th>'
+            f'<th><a href="#task-{_e(task)}">{_e(task)}</a> <abbr>{_e(_abbreviation(task))}</abbr></th>'
             f'<td class="num">{counts[task]:,}</td>'
             f'<td class="track"><div class="bar" style="width:{score:.2f}%"></div></td>'
-            f'<td class="num score">{score:.1f}</td></tr>'
+            f'<td class="num score">{score:.1f}</td>'
+            f'<td class="num baseline">{none["scores"][task]:.1f}</td></tr>'
         )
     return (
         '<section id="scores"><h2>Scores by task</h2>'
         '<table class="bars"><thead><tr><th>task</th><th class="num">episodes</th>'
-        '<th class="track">score (0–100)</th><th class="num">score</th></tr></thead>'
+        '<th class="track">score (0–100)</th><th class="num">score</th>'
+        '<th class="num" title="an agent answering None to every question, on the same episodes">'
+        "always None</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody>"
         f'<tfoot><tr><th>overall</th><td class="num">{sum(counts.values()):,}</td>'
         f'<td class="track"><div class="bar total" style="width:{results.overall:.2f}%"></div></td>'
-        f'<td class="num score">{results.overall:.1f}</td></tr></tfoot></table></section>'
+        f'<td class="num score">{results.overall:.1f}</td>'
+        f'<td class="num baseline">{none["overall"]:.1f}</td></tr></tfoot></table>'
+        '<p class="note">always None: the score of an agent that answers None to every question of '
+        "these episodes; part of every task's answers are None by design, so a run below it has "
+        "learnt nothing.</p></section>"
     )
 
 
 def _leaderboard(results: Results, who: str) -> str:
+    if not any(task in ABBREVIATIONS for task in results.scores):
+        return (
+            '<section id="leaderboard"><h2>Published CRMArena leaderboard</h2><p class="note">The published '
+            "leaderboard covers CRMArena's nine tasks; this run has none of them, so it is not shown.</p></section>"
+        )
     head = "".join(f'<th class="num" title="{_e(task)}">{_e(abbr)}</th>' for abbr, task in COLUMNS)
     scores = results.scores
     cells = "".join(
@@ -136,9 +163,16 @@ def _leaderboard(results: Results, who: str) -> str:
         for _, task in COLUMNS
     )
     partial = "" if len(scores) == len(COLUMNS) else f" (mean of the {len(scores)} tasks run)"
+    none = results.baselines["always_none"]
+    none_cells = "".join(
+        _score_cell(none["scores"][task]) if task in none["scores"] else '<td class="num missing">–</td>'
+        for _, task in COLUMNS
+    )
     rows = [
         f'<tbody class="this-run"><tr><th>this run</th><th>{_e(who)}</th>{cells}'
-        f'<td class="num overall">{results.overall:.1f}{_e(partial)}</td></tr></tbody>'
+        f'<td class="num overall">{results.overall:.1f}{_e(partial)}</td></tr>'
+        f'<tr class="baseline"><th>baseline</th><th>always None (same episodes)</th>{none_cells}'
+        f'<td class="num overall">{none["overall"]:.1f}</td></tr></tbody>'
     ]
     for framework in FRAMEWORKS:
         body = []
@@ -170,7 +204,10 @@ def _score_cell(score: float) -> str:
 
 def _settings(settings: dict[str, Any]) -> str:
     rows = "".join(
-        f"<tr><th>{_e(key)}</th><td>{_e(_as_text(value))}</td></tr>" for key, value in settings.items()
+        f"<tr><th>{_e(key)}</th><td>{_e(_as_text(value))}</td></tr>"
+        for key, value in settings.items()
+        if value
+        is not None  # a setting that does not apply (no limit, no base URL), as results.json leaves it out
     )
     body = (
         f'<table class="settings"><tbody>{rows}</tbody></table>' if rows else "<p>No settings recorded.</p>"
@@ -254,8 +291,8 @@ def _episodes(results: Results, pairs: list[tuple[EpisodeResult, Any]]) -> str:
         )
     return (
         '<section id="episodes"><h2>Episodes</h2><p class="note">Each line: idx, task, reward, answer, gold '
-        "answer, error. Click one for its trajectory (long fields are clipped here; results.json has "
-        "them whole).</p>" + "".join(sections) + "</section>"
+        "answer, error. Click one for its question and trajectory (long fields are clipped here; "
+        "results.json has them whole).</p>" + "".join(sections) + "</section>"
     )
 
 
@@ -272,13 +309,15 @@ def _episode(episode: EpisodeResult, raw: Any) -> str:
     )
     error = f'<span class="error-flag">{_e(_short(episode.error))}</span>' if episode.error else ""
     summary = (
-        f'<summary><span class="idx">#{episode.idx}</span><span class="abbr">{_e(ABBREVIATIONS[episode.task])}</span>'
+        f'<summary><span class="idx">#{episode.idx}</span><span class="abbr">{_e(_abbreviation(episode.task))}</span>'
         f'<span class="reward {outcome}">{_reward(episode.reward)}</span>'
         f'<span class="answer">{_e(_short(_answer(episode.answer)))}</span>'
         f'<span class="gold">gold: {_e(_short(_answer(episode.gold)))}</span>{error}</summary>'
     )
-    facts = [
-        ("task", episode.task),
+    facts = [("task", episode.task)]
+    if episode.question is not None:
+        facts.append(("question", episode.question))
+    facts += [
         ("answer", _answer(episode.answer)),
         ("gold", _answer(episode.gold)),
         ("reward", _reward(episode.reward)),
@@ -286,7 +325,8 @@ def _episode(episode: EpisodeResult, raw: Any) -> str:
     if episode.error:
         facts.append(("error", episode.error))
     if not episode.scored:
-        facts.append(("scored", "no: a failure outside the agent, left out of every score"))
+        cause = UNSCORED_CAUSES.get(episode.cause or "emulator", episode.cause)
+        facts.append(("scored", f"no: {cause}, a failure outside the agent, left out of every score"))
     if "turns" in raw:
         facts.append(("turns", _as_text(raw["turns"])))
     if isinstance(raw.get("usage"), dict):

@@ -23,6 +23,7 @@ td.track { background: linear-gradient(90deg, transparent calc(50% - 1px), var(-
 .scroll { overflow-x: auto; } .leaderboard { font-size: 13px; width: 100%; } .leaderboard caption { text-align: left;
   color: var(--muted); padding: 4px 0; } .leaderboard td.overall { font-weight: 700; }
 .leaderboard tbody { border-top: 2px solid var(--line); } .this-run { background: #e3f2fd; }
+.this-run .baseline, td.baseline { color: var(--muted); }
 .missing { color: var(--muted); }
 .settings th { color: var(--muted); font-weight: 500; } .settings td { font-family: ui-monospace, SFMono-Regular,
   Menlo, Consolas, monospace; font-size: 12px; word-break: break-all; }

@@ -1,13 +1,20 @@
 """``results.json``: the contract between the runner, the report and any outside analysis.
 
-``{overall, scores: {task: 0-100}, counts: {task: episodes}, settings: {...}, unscored?,
-episodes: [{idx, task, answer, gold, reward, trajectory, error?, scored?}]}``, with tasks in
-CRMArena's order.
+``{overall, scores: {task: 0-100}, counts: {task: episodes}, baselines: {always_none:
+{overall, scores}}, settings: {...}, unscored?, episodes: [{idx, task, question, answer, gold,
+reward, trajectory, error?, scored?, cause?}]}``, with tasks in CRMArena's order. Settings
+that do not apply to a run (no base URL, no limit) are left out rather than written as null.
+
+``baselines`` puts the run beside the score of a trivial agent on the same episodes:
+``always_none`` answers "None" to every question (a fifth or more of CRMArena's answers are
+None by design, so it scores well above 0; a run below it has learnt nothing).
 
 An episode is either scored (its reward counts, also when the agent failed with an error) or
-not: ``"scored": false`` marks one that ended on a failure of the machinery around the agent
-(the emulator answered a server error), which says nothing about the agent. Unscored episodes
-stay out of the scores and counts, are counted under ``unscored``, and run again on resume.
+not: ``"scored": false`` marks one that ended on a failure of the machinery around the agent,
+which says nothing about the agent; ``"cause"`` says which (:data:`UNSCORED_CAUSES`: the
+emulator answered a server error, or the model endpoint failed after the client's retries).
+Unscored episodes stay out of the scores and counts, are counted under ``unscored``, are named
+apart under the table, and run again on resume.
 ``read_results`` loads one back (scores are recomputed from the episodes, as the runner
 computed them); keys it does not model (an LLM agent's ``usage``, ``turns``) stay in the raw
 JSON it also returns.
@@ -22,11 +29,22 @@ from pathlib import Path
 from typing import Any
 
 from crmarena_sf.tasks.families import ALL_FAMILIES
-from crmarena_sf.tasks.scoring import overall, task_scores
+from crmarena_sf.tasks.scoring import overall, reward, task_scores
+
+UNSCORED_CAUSES = {
+    "emulator": "the emulator failed",
+    "model_endpoint": "the model endpoint failed",
+    "infrastructure": "the machinery around the agent failed",
+}
+"""Why an episode is not scored -> how the table and the report say it."""
 
 
 class ResultsFileError(ValueError):
     """A file that is not a usable results.json; the message names the file and what is wrong."""
+
+
+BASELINES = {"always_none": "always None"}
+"""Trivial agents scored beside a run -> their name in the table and the report."""
 
 
 @dataclass
@@ -42,11 +60,16 @@ class EpisodeResult:
     usage: dict[str, int] | None = None
     scored: bool = True
     """False when the episode ended on a failure outside the agent (see the module docstring)."""
+    cause: str | None = None
+    """Why an unscored episode is not scored: a key of :data:`UNSCORED_CAUSES`."""
+    question: str | None = None
+    """The task's question, as the agent was asked it."""
 
     def to_json(self) -> dict[str, Any]:
-        out = {
-            "idx": self.idx,
-            "task": self.task,
+        out: dict[str, Any] = {"idx": self.idx, "task": self.task}
+        if self.question is not None:
+            out["question"] = self.question
+        out |= {
             "answer": self.answer,
             "gold": self.gold,
             "reward": self.reward,
@@ -57,6 +80,7 @@ class EpisodeResult:
                 out[key] = getattr(self, key)
         if not self.scored:
             out["scored"] = False
+            out["cause"] = self.cause or "emulator"
         return out
 
     @classmethod
@@ -130,6 +154,20 @@ class Results:
         return overall(self.scores)
 
     @property
+    def baselines(self) -> dict[str, dict[str, Any]]:
+        """The trivial agents of :data:`BASELINES` scored on this run's scored episodes, as the run is."""
+        rewards = []
+        for e in self.scored:
+            metric = ALL_FAMILIES[e.task].METRIC
+            if metric in ("exact_match", "fuzzy_match"):
+                rewards.append((e.task, reward(metric, None, e.gold)))
+            elif metric == "soql_execution":
+                rewards.append((e.task, 0.0))  # no query matches no gold query
+        raw = task_scores(rewards)
+        scores = {task: raw[task] for task in ALL_FAMILIES if task in raw}
+        return {"always_none": {"overall": overall(scores), "scores": scores}}
+
+    @property
     def usage(self) -> dict[str, Any] | None:
         """Prompt and completion tokens in total and per task (None when no episode used a model)."""
         used = [e for e in self.episodes if e.usage]
@@ -151,7 +189,8 @@ class Results:
             "overall": self.overall,
             "scores": self.scores,
             "counts": self.counts,
-            "settings": self.settings,
+            "baselines": self.baselines,
+            "settings": {key: value for key, value in self.settings.items() if value is not None},
         }
         if self.usage is not None:
             out["usage"] = self.usage
@@ -163,6 +202,7 @@ class Results:
     def write(self, path: str | Path) -> Path:
         """Write results.json atomically (an interrupted write leaves the old file, or none)."""
         path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
             tmp.write_text(json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -171,23 +211,37 @@ class Results:
             tmp.unlink(missing_ok=True)
         return path
 
+    def unscored_by_cause(self) -> dict[str, list[EpisodeResult]]:
+        """Unscored episodes grouped by cause, in :data:`UNSCORED_CAUSES` order."""
+        groups: dict[str, list[EpisodeResult]] = {}
+        for episode in self.unscored:
+            groups.setdefault(episode.cause or "emulator", []).append(episode)
+        order = list(UNSCORED_CAUSES)
+        return dict(
+            sorted(groups.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order))
+        )
+
     def table(self) -> str:
-        """The per-task table the CLI prints: task, episodes, score, then the overall mean."""
+        """The per-task table the CLI prints: task, episodes, score and the "always None" baseline, then the overall mean."""
         scores, counts = self.scores, self.counts
+        none = self.baselines["always_none"]
         width = max([len(t) for t in scores] + [len("overall")])
-        lines = [f"{'task':<{width}}  {'episodes':>8}  {'score':>6}"]
-        lines += [f"{t:<{width}}  {counts[t]:>8}  {scores[t]:>6.1f}" for t in scores]
-        lines.append(f"{'overall':<{width}}  {sum(counts.values()):>8}  {self.overall:>6.1f}")
+        lines = [f"{'task':<{width}}  {'episodes':>8}  {'score':>6}  {'always None':>11}"]
+        lines += [
+            f"{t:<{width}}  {counts[t]:>8}  {scores[t]:>6.1f}  {none['scores'][t]:>11.1f}" for t in scores
+        ]
+        lines.append(
+            f"{'overall':<{width}}  {sum(counts.values()):>8}  {self.overall:>6.1f}  {none['overall']:>11.1f}"
+        )
         errors = sum(1 for e in self.scored if e.error)
         if errors:
             lines.append(
                 f"({errors} episode{'s' if errors != 1 else ''} failed with an error; see results.json)"
             )
-        unscored = self.unscored
-        if unscored:
-            n = len(unscored)
+        for episodes in self.unscored_by_cause().values():
+            n = len(episodes)
             lines.append(
-                f"({n} episode{'s' if n != 1 else ''} not scored: {unscored[0].error}; "
+                f"({n} episode{'s' if n != 1 else ''} not scored: {episodes[0].error}; "
                 "the same command runs them again)"
             )
         return "\n".join(lines)
@@ -206,7 +260,9 @@ def read_results(path: str | Path) -> tuple[Results, dict[str, Any]]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ResultsFileError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+        raise ResultsFileError(
+            f"{path} line {exc.lineno}: not JSON ({exc.msg}: column {exc.colno})"
+        ) from None
     return Results.from_json(data, str(path)), data
 
 
@@ -230,9 +286,14 @@ def _episode_from_json(raw: Any, where: str) -> EpisodeResult:
     scored = raw.get("scored", True)
     if not isinstance(scored, bool):
         raise ResultsFileError(f"{where}: scored must be true or false, not {scored!r}")
+    cause = raw.get("cause")
+    if cause is not None and cause not in UNSCORED_CAUSES:
+        raise ResultsFileError(f"{where}: cause must be one of {', '.join(UNSCORED_CAUSES)}, not {cause!r}")
+    question = raw.get("question")
     return EpisodeResult(
         idx=idx,
         task=task,
+        question=question if isinstance(question, str) else None,
         answer=_text_or_none(raw.get("answer")),
         gold=_text_or_none(raw.get("gold")),
         reward=float(value),
@@ -241,6 +302,7 @@ def _episode_from_json(raw: Any, where: str) -> EpisodeResult:
         turns=turns if isinstance(turns, int) and not isinstance(turns, bool) else None,
         usage=usage if isinstance(usage, dict) else None,
         scored=scored,
+        cause=None if scored else cause or "emulator",
     )
 
 

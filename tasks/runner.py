@@ -6,6 +6,12 @@ suffice) or on ``parallel="processes"`` (each process opens the org itself, for 
 agents), or as Ray tasks on a cluster (:mod:`crmarena_sf.tasks.ray_runner`). With an
 :class:`~crmarena_sf.tasks.episode_log.EpisodeLog`, finished episodes are appended as they end and
 episodes already in the log are skipped, so an interrupted run resumes.
+
+Ctrl-C stops a run with ``KeyboardInterrupt`` and nothing after it is logged: an episode an
+interrupt cut short (DuckDB may have turned the interrupt into a failed query the agent saw,
+see :mod:`crmarena_sf.interrupts`) is never an answer. Episodes not yet started never start;
+on threads, running ones end at their next step; worker processes ignore SIGINT and are
+stopped by the run that started them.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from crmarena_sf.tasks.episode_log import EpisodeLog
 from crmarena_sf.tasks.episode_runner import EpisodeRunner
 from crmarena_sf.tasks.records import TaskRecord
 from crmarena_sf.tasks.results import EpisodeResult, Results
+
+from crmarena_sf import interrupts
 
 PARALLEL = ("threads", "processes")
 
@@ -56,6 +64,7 @@ def run_benchmark(
     todo = [t for t in tasks if t.idx not in done]
 
     def finished(result: EpisodeResult) -> None:
+        interrupts.stop_if_interrupted()  # an episode an interrupt cut short is not an answer
         results.append(result)
         if log:
             log.append(result)
@@ -65,31 +74,41 @@ def run_benchmark(
     if on_episode:
         for result in results:
             on_episode(result)
-    try:
-        if ray:
-            from crmarena_sf.tasks.ray_runner import run_on_ray
+    with interrupts.catching():
+        try:
+            if ray:
+                from crmarena_sf.tasks.ray_runner import run_on_ray
 
-            spec = _spec(agent, "Ray")
-            run_on_ray(todo, spec, org, backend, connect_options, ray_address, finished, judge)
-        elif parallel == "processes" and workers > 1:
-            spec = _spec(agent, "worker processes")
-            _run_processes(todo, spec, org, backend, connect_options, workers, finished, judge)
-        else:
-            runner = EpisodeRunner(built, org, backend, connect_options, judge)
-            try:
-                if workers == 1:
-                    for task in todo:
-                        finished(runner.run(task))
-                else:
-                    with futures.ThreadPoolExecutor(workers) as pool:
-                        for future in futures.as_completed([pool.submit(runner.run, t) for t in todo]):
-                            finished(future.result())
-            finally:
-                runner.close()
-    finally:
-        if log:
-            log.close()
+                spec = _spec(agent, "Ray")
+                run_on_ray(todo, spec, org, backend, connect_options, ray_address, finished, judge)
+            elif parallel == "processes" and workers > 1:
+                spec = _spec(agent, "worker processes")
+                _run_processes(todo, spec, org, backend, connect_options, workers, finished, judge)
+            else:
+                _run_here(EpisodeRunner(built, org, backend, connect_options, judge), todo, workers, finished)
+        finally:
+            if log:
+                log.close()
     return Results(settings, results)
+
+
+def _run_here(runner: EpisodeRunner, todo: list[TaskRecord], workers: int, finished) -> None:
+    """Episodes in this process: one after another, or on ``workers`` threads."""
+    try:
+        if workers == 1:
+            for task in todo:
+                finished(runner.run(task))
+            return
+        pool = futures.ThreadPoolExecutor(workers)
+        try:
+            for future in futures.as_completed([pool.submit(runner.run, t) for t in todo]):
+                finished(future.result())
+        finally:
+            # After an interrupt, queued episodes never start and running ones stop at their next
+            # step (EpisodeRunner.run and the agents' turns ask); the org is closed after them.
+            pool.shutdown(wait=True, cancel_futures=True)
+    finally:
+        runner.close()
 
 
 def _spec(agent: Any, where: str) -> AgentSpec:
@@ -103,6 +122,7 @@ _worker: EpisodeRunner | None = None
 
 def _start_worker(spec: AgentSpec, org: Any, backend: str, connect_options, judge) -> None:
     global _worker
+    interrupts.ignore_in_this_process()  # Ctrl-C reaches the whole process group: the parent answers it
     _worker = EpisodeRunner(spec.build(), org, backend, connect_options, judge)
 
 
@@ -116,11 +136,29 @@ def _run_processes(
     if not isinstance(org, str):
         raise ValueError("worker processes open the org themselves: give it by name or path")
     context = multiprocessing.get_context("spawn")  # forked DuckDB connections are not safe to share
-    with futures.ProcessPoolExecutor(
+    pool = futures.ProcessPoolExecutor(
         workers,
         mp_context=context,
         initializer=_start_worker,
         initargs=(spec, org, backend, connect_options, judge),
-    ) as pool:
-        for future in futures.as_completed([pool.submit(_run_in_worker, t) for t in todo]):
+    )
+    try:
+        with interrupts.deferred():  # workers start with SIGINT blocked, and ignore it before it arrives
+            pending = [pool.submit(_run_in_worker, t) for t in todo]
+        for future in futures.as_completed(pending):
             finished(future.result())
+    except BaseException:
+        _stop_workers(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_workers(pool: futures.ProcessPoolExecutor) -> None:
+    """End a pool's worker processes now (their episodes are cut short, and not logged)."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()

@@ -12,6 +12,8 @@ writes stay in its fork):
 
 - ``tiny_dataset``: the ``tiny`` profile, seed :data:`TINY_SEED`, to read (copy it before changing it);
 - ``tiny_org``: that dataset loaded and indexed for search; ``tiny_fork`` is a module's fork;
+- ``tiny_task_file``, ``tiny_soql_task_file``: that org's nine tasks, one instance each, and its
+  text-to-SOQL track, 48 questions (read them, never change them);
 - ``built``: the SOQL tests' small org (``tests/small_org.py``) and its named Ids, one fork per module;
 - ``crmarena_dataset`` and ``crmarena_fork``: the default CRMArena org (``full``, seed 0) in the
   session's cache; tests using them are ``slow`` (they build a CRMArena-size org);
@@ -150,6 +152,39 @@ def tiny_fork(tiny_org):
     fork = tiny_org.fork()
     yield fork
     fork.close()
+
+
+@pytest.fixture(scope="session")
+def tiny_task_file(tiny_dataset, tmp_path_factory) -> Path:
+    """The tiny org's nine tasks, one instance each, built once by ``crmarena-sf tasks build``: read it."""
+    from crmarena_sf.cli.main import main
+
+    path = tmp_path_factory.mktemp("tiny-tasks") / "tasks.jsonl"
+    args = ["tasks", "build", "--org", str(tiny_dataset), "--per-task", "1", "--out", str(path), "--quiet"]
+    assert main(args) == 0
+    return path
+
+
+@pytest.fixture(scope="session")
+def tiny_soql_task_file(tiny_dataset, tmp_path_factory) -> Path:
+    """The tiny org's text-to-SOQL track, 48 questions (six per level), built once: read it."""
+    from crmarena_sf.cli.main import main
+
+    path = tmp_path_factory.mktemp("tiny-soql") / "soql.jsonl"
+    args = [
+        "tasks",
+        "build",
+        "--suite",
+        "soql",
+        "--org",
+        str(tiny_dataset),
+        "--per-task",
+        "48",
+        "--out",
+        str(path),
+    ]
+    assert main([*args, "--quiet"]) == 0
+    return path
 
 
 @pytest.fixture(scope="session")

@@ -2,8 +2,11 @@
 
 ``FakeLLM(policy)`` serves ``POST /v1/chat/completions``; ``policy(request_body)`` returns a
 reply: ``{"content": str}``, ``{"tool_calls": [(name, arguments_json), ...]}``, or
-``{"status": 500}`` for an error answer (the client retries those). Every request body is
-kept in ``requests``.
+``{"status": 500}`` for an error answer (the client retries 429 and 5xx, not 401). Every
+request body is kept in ``requests``. ``GET /v1/models`` lists ``models`` (the OpenAI API's
+model list, https://platform.openai.com/docs/api-reference/models/list) and is counted in
+``model_lists``; with ``api_key`` every request must bear it (``Authorization: Bearer``) or is
+answered 401 as OpenAI answers a wrong key.
 """
 
 from __future__ import annotations
@@ -15,10 +18,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class FakeLLM:
-    def __init__(self, policy, delay: float = 0.0) -> None:
+    def __init__(self, policy, delay: float = 0.0, api_key: str | None = None, models=("fake",)) -> None:
         self.policy = policy
         self.delay = delay
+        self.api_key = api_key
+        self.models = list(models)
         self.requests: list[dict] = []
+        self.model_lists = 0
         self._lock = threading.Lock()
         fake = self
 
@@ -26,8 +32,37 @@ class FakeLLM:
             def log_message(self, *args):  # keep test output clean
                 pass
 
+            def _refused(self) -> bool:
+                if fake.api_key is None or self.headers.get("Authorization") == f"Bearer {fake.api_key}":
+                    return False
+                self._send(
+                    401, {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}}
+                )
+                return True
+
+            def _send(self, status: int, payload: dict) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self):
+                if self._refused():
+                    return
+                if self.path.rstrip("/") != "/v1/models":
+                    self._send(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
+                    return
+                with fake._lock:
+                    fake.model_lists += 1
+                models = [{"id": m, "object": "model", "created": 0, "owned_by": "test"} for m in fake.models]
+                self._send(200, {"object": "list", "data": models})
+
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+                if self._refused():
+                    return
                 with fake._lock:
                     fake.requests.append(body)
                     reply = fake.policy(body)

@@ -99,12 +99,22 @@ def test_an_api_error_is_retried_and_the_episode_goes_on(tasks, dataset):
     assert len(llm.requests) == 3 and episode.error is None and episode.reward == 1.0 and episode.turns == 1
 
 
-def test_an_endpoint_that_keeps_failing_fails_the_episode_not_the_run(tasks, dataset):
+def test_an_endpoint_that_keeps_failing_leaves_the_episode_unscored_not_the_run_ended(tasks, dataset):
+    """A server error after the client's retries is no answer of the agent (issue 25)."""
     with FakeLLM(lambda body: {"status": 500}) as llm:
         agent = make_agent("react", model="m", base_url=llm.base_url, max_retries=1)
         results = run_benchmark(tasks[:2], agent, org=str(dataset))
-    assert [e.reward for e in results.episodes] == [0.0, 0.0]
-    assert all(e.error.startswith("InternalServerError") for e in results.episodes)
+    assert [(e.scored, e.cause) for e in results.episodes] == [(False, "model_endpoint")] * 2
+    assert all(e.error.startswith("the model endpoint failed (InternalServerError") for e in results.episodes)
+    assert results.scores == {} and len(llm.requests) == 4  # each episode: one call and one retry
+
+
+def test_a_request_the_endpoint_calls_bad_is_the_agents_failure(tasks, dataset):
+    """A 400 (a context overflow, say) is about what the agent sent: the episode scores 0."""
+    with FakeLLM(lambda body: {"status": 400}) as llm:
+        agent = make_agent("react", model="m", base_url=llm.base_url)
+        episode = run_benchmark(tasks[:1], agent, org=str(dataset)).episodes[0]
+    assert episode.scored and episode.reward == 0.0 and episode.error.startswith("BadRequestError")
 
 
 def test_the_turn_limit_ends_an_episode_without_an_answer(tasks, dataset):

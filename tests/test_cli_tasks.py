@@ -51,7 +51,22 @@ def test_run_scores_a_task_file_and_writes_results(dataset, tmp_path, capsys):
     assert body["overall"] == 100.0 and body["scores"] == {task: 100.0 for task in FAMILIES}
     assert body["settings"]["agent"] == "reference" and body["settings"]["tasks_file"] == str(tasks)
     episode = body["episodes"][0]
-    assert set(episode) == {"idx", "task", "answer", "gold", "reward", "trajectory"}
+    assert set(episode) == {"idx", "task", "question", "answer", "gold", "reward", "trajectory"}
+    records = {r["idx"]: r for r in map(json.loads, tasks.read_text().splitlines())}
+    assert all(e["question"] == records[e["idx"]]["query"] for e in body["episodes"])
+    assert None not in body["settings"].values() and "limit" not in body["settings"]
+    # Beside the run, "always None" on the same task set: for an exact-match task, its share of None answers.
+    none = body["baselines"]["always_none"]
+    for task, score in none["scores"].items():
+        golds = [r["answer"] for r in records.values() if r["task"] == task]
+        if task != "knowledge_qa":  # token F1 of "None" against a text answer
+            assert score == round(100 * golds.count(None) / len(golds), 2)
+    assert (
+        none["overall"] == round(sum(none["scores"].values()) / len(FAMILIES), 2)
+        and 0 < none["overall"] < 100
+    )
+    assert printed.splitlines()[0].split() == ["task", "episodes", "score", "always", "None"]
+    assert printed.splitlines()[len(FAMILIES) + 1].split()[-1] == f"{none['overall']:.1f}"
 
 
 def test_run_without_a_task_file_builds_the_orgs_tasks(dataset, tmp_path, capsys):
@@ -76,14 +91,18 @@ def test_run_without_a_task_file_builds_the_orgs_tasks(dataset, tmp_path, capsys
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
-        (["run", "--agent", "reference", "--tasks", "missing.jsonl"], 2, "No such file or directory"),
+        (
+            ["run", "--agent", "reference", "--tasks", "missing.jsonl"],
+            2,
+            "--tasks missing.jsonl: no such task file",
+        ),
         (
             ["run", "--agent", "reference", "--org", "/no/such/org", "--tasks", "{tasks}"],
             2,
             "unknown org '/no/such/org'",
         ),
         (["tasks", "build", "--org", "blank", "--out", "{out}", "--quiet"], 1, "the org has no cases"),
-        (["run", "--agent", "reference", "--tasks", "{bad}"], 2, "not JSON or JSON Lines"),
+        (["run", "--agent", "reference", "--tasks", "{bad}"], 2, "bad.jsonl line 1: not JSON Lines"),
         (["run", "--agent", "reference", "--tasks", "{official}", "--org", "blank"], 2, "have none"),
     ],
 )

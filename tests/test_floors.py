@@ -1,7 +1,7 @@
 """The house's floors: every import points down, and no two modules import each other at import time.
 
 metadata <- emulator <- loaders <- connection <- tasks <- front door <- bench, with the progress
-bars beneath them all; inside the emulator, store <- soql, sosl <- rest. Read from the installed package's own source (``ast``, nothing run),
+bars and the interrupt flag beneath them all; inside the emulator, store <- soql, sosl <- rest. Read from the installed package's own source (``ast``, nothing run),
 every ``import`` counts, also the ones inside functions: a lower floor that needs a higher one
 sits on the wrong floor. Imports under ``if TYPE_CHECKING:`` name types only and are left out.
 """
@@ -14,7 +14,7 @@ import pkgutil
 from pathlib import Path
 
 FLOORS = [
-    ("crmarena_sf.progress",),
+    ("crmarena_sf.progress", "crmarena_sf.interrupts"),
     ("crmarena_sf.metadata",),
     ("crmarena_sf.emulator",),
     ("crmarena_sf.loaders",),

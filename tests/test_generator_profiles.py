@@ -61,5 +61,5 @@ def test_cli_generate_refuses_bad_input_with_a_message_and_exit_2(tmp_path, caps
     a_file = tmp_path / "a-file"
     a_file.write_text("")
     assert main(["generate", "--profile", "tiny", "--out", str(a_file / "ds"), "--quiet"]) == 2
-    assert "cannot write a dataset in" in capsys.readouterr().err
+    assert f"--out {a_file / 'ds'}: {a_file} is a file, not a directory" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]

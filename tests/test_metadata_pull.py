@@ -87,6 +87,9 @@ def org(org_documents):
 
         def serve(request):
             name = DESCRIBE.match(request.url).group(1)
+            if name == "Broken__c":  # a describe the org fails to answer
+                body = [{"errorCode": "UNKNOWN_EXCEPTION", "message": "An unexpected error occurred."}]
+                return 500, {}, json.dumps(body)
             if name not in org_documents:
                 body = [{"errorCode": "NOT_FOUND", "message": "The requested resource does not exist"}]
                 return 404, {}, json.dumps(body)
@@ -120,6 +123,33 @@ def test_pull_defaults_to_the_crmarena_objects(env, org, tmp_path):
     assert read_describes(out)["Account"] == read_describes(DESCRIBE_DIR)["Account"]
 
 
+def test_a_new_org_without_crmarenas_custom_objects_gets_the_others_and_is_told(
+    env, org, org_documents, tmp_path, capsys
+):
+    """A fresh org has no Issue__c or CaseHistory__c until crmarena-sf push creates them (issue 25)."""
+    del org_documents["Issue__c"], org_documents["CaseHistory__c"]
+    out = tmp_path / "crm"
+    assert main(["metadata", "pull", "--out", str(out), "--quiet"]) == 0
+    printed = capsys.readouterr()
+    assert {p.stem for p in out.glob("*.json")} == set(CRMARENA_OBJECTS) - {"Issue__c", "CaseHistory__c"}
+    assert printed.out == f"wrote 14 describe documents to {out}\n"
+    assert printed.err == (
+        "not in this org, so not pulled: Issue__c, CaseHistory__c (crmarena-sf push creates CRMArena's "
+        "custom objects; --objects A,B,... chooses the objects to pull)\n"
+    )
+
+
+def test_an_object_asked_for_that_the_org_lacks_is_named_and_the_others_written(env, org, tmp_path, capsys):
+    out = tmp_path / "pulled"
+    assert main(["metadata", "pull", "--out", str(out), "--objects", "Account,NoSuch__c", "--quiet"]) == 1
+    printed = capsys.readouterr()
+    assert (
+        printed.err
+        == "crmarena-sf: not in this org: NoSuch__c (the others were written; --objects chooses)\n"
+    )
+    assert [p.name for p in out.iterdir()] == ["Account.json"]
+
+
 def test_failed_login_is_one_clear_line_and_exit_1(env, tmp_path, capsys):
     out = tmp_path / "never"
     with responses.RequestsMock() as mock:
@@ -151,9 +181,9 @@ def test_a_failed_describe_leaves_the_output_directory_untouched(env, org, tmp_p
     out = tmp_path / "existing"
     out.mkdir()
     (out / "Case.json").write_text("{}", encoding="utf-8")
-    code = main(["metadata", "pull", "--out", str(out), "--objects", "Account,NoSuch__c", "--quiet"])
+    code = main(["metadata", "pull", "--out", str(out), "--objects", "Account,Broken__c", "--quiet"])
     assert code == 1
-    assert "NoSuch__c: NOT_FOUND" in capsys.readouterr().err
+    assert "Broken__c: UNKNOWN_EXCEPTION" in capsys.readouterr().err
     assert sorted(p.name for p in out.iterdir()) == ["Case.json"]
     assert (out / "Case.json").read_text(encoding="utf-8") == "{}"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no staging left

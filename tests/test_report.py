@@ -4,6 +4,7 @@ well-formed HTML page that escapes everything the results file holds."""
 from __future__ import annotations
 
 import contextlib
+import html
 import io
 import json
 import os
@@ -194,13 +195,18 @@ def test_the_table_counts_failed_episodes(tmp_path, capsys):
     assert main(["report", write_json(tmp_path / "r.json", llm_results())]) == 0
     out = capsys.readouterr().out
     assert "(1 episode failed with an error; see results.json)" in out
-    assert re.search(r"^top_issue_identification\s+2\s+0\.0$", out, flags=re.M)  # its one pass failed
-    assert re.search(r"^overall\s+18\s+44\.4$", out, flags=re.M)
+    assert re.search(
+        r"^top_issue_identification\s+2\s+0\.0\s+\d+\.\d$", out, flags=re.M
+    )  # its one pass failed
+    assert re.search(r"^overall\s+18\s+44\.4\s+\d+\.\d$", out, flags=re.M)
 
 
 BAD_INPUT = [
-    (None, "No such file or directory"),
-    ("{not json", "not JSON (Expecting property name"),
+    (None, "results.json: no such results file"),
+    (
+        "{not json",
+        "results.json line 1: not JSON (Expecting property name enclosed in double quotes: column 2)",
+    ),
     ('[{"idx": 0}]', "not a results file: expected a JSON object with 'settings' and 'episodes', got a list"),
     ('{"overall": 1, "settings": {}}', "not a results file: missing 'episodes'"),
     ('{"scores": {}}', "not a results file: missing 'settings' and 'episodes'"),
@@ -216,7 +222,10 @@ BAD_INPUT = [
         ' {"idx": 1, "task": "handle_time", "reward": 0}]}',
         "idx 1 appears twice",
     ),
-    ('{"idx": 0, "task": "knowledge_qa"}\n{"idx": 1, "task": "knowledge_qa"}\n', "not JSON (Extra data"),
+    (
+        '{"idx": 0, "task": "knowledge_qa"}\n{"idx": 1, "task": "knowledge_qa"}\n',
+        "results.json line 2: not JSON (Extra data: column 1)",
+    ),
 ]
 
 
@@ -237,13 +246,27 @@ def test_a_directory_is_not_a_results_file(tmp_path, capsys):
     assert capsys.readouterr().err.strip() == f"crmarena-sf: {tmp_path}: is a directory, not a results file"
 
 
-@pytest.mark.parametrize("target", ["missing-dir/report.html", "."])
-def test_an_unwritable_html_path_ends_with_one_line_and_exit_2(reference_run, tmp_path, capsys, target):
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        (".", "is a directory; name a file, such as {path}/report.html"),
+        ("a-file/report.html", "{tmp}/a-file is a file, not a directory"),
+    ],
+)
+def test_an_unwritable_html_path_ends_with_one_line_and_exit_2(
+    reference_run, tmp_path, capsys, target, message
+):
+    (tmp_path / "a-file").write_text("")
     html_path = tmp_path / target
     assert main(["report", str(reference_run[0]), "--html", str(html_path)]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith(f"crmarena-sf: cannot write {html_path}: ") and len(err.strip().splitlines()) == 1
-    assert os.listdir(tmp_path) == []
+    err = capsys.readouterr()
+    assert err.err == f"crmarena-sf: --html {html_path}: {message.format(path=html_path, tmp=tmp_path)}\n"
+    assert err.out == "" and os.listdir(tmp_path) == ["a-file"]  # refused before any work
+
+
+def test_the_html_page_gets_the_directories_it_names(reference_run, tmp_path):
+    assert main(["report", str(reference_run[0]), "--html", str(tmp_path / "new" / "report.html")]) == 0
+    assert (tmp_path / "new" / "report.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 
 def test_the_page_is_replaced_atomically(reference_run, tmp_path, monkeypatch):
@@ -354,6 +377,24 @@ def test_the_reference_page_has_one_details_per_episode_with_its_steps(reference
     assert "This run recorded no token usage" in text
     for _, task in COLUMNS:
         assert parsed.find("section", id=f"task-{task}") and parsed.find("a", href=f"#task-{task}")
+
+
+def test_the_page_shows_each_question_the_always_none_baseline_and_no_null_setting(reference_page):
+    """Issue 25: what an episode asked, and what answering None to everything would have scored."""
+    page, parsed, data = reference_page
+    text = "".join(parsed.text)
+    assert all(html.escape(e["question"], quote=False) in page for e in data["episodes"])
+    assert all(e["question"] in text for e in data["episodes"])
+    none = data["baselines"]["always_none"]
+    assert re.findall(r'<td class="num baseline">([\d.]+)</td>', page) == [
+        f"{none['scores'][task]:.1f}" for task in data["scores"]
+    ] + [f"{none['overall']:.1f}"]
+    row = re.search(
+        r'<tr class="baseline"><th>baseline</th><th>always None \(same episodes\)</th>(.*?)</tr>', page
+    )
+    assert re.findall(r">(\d+\.\d)<", row.group(1))[-1] == f"{none['overall']:.1f}"
+    settings = re.search(r'<section id="settings">(.*?)</section>', page).group(1)
+    assert "null" not in settings and "None" not in settings and "<th>limit</th>" not in settings
 
 
 @pytest.fixture(scope="module")

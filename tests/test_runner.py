@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 from crmarena_sf.loaders.generate import generate
@@ -133,7 +136,21 @@ def test_threads_and_processes_agree_with_a_sequential_run(task_file, dataset, t
     assert processes == sequential
 
 
-def test_ray_on_a_local_cluster_gives_the_same_results_as_two_workers(task_file, dataset, tmp_path):
-    """--ray with no address starts a local Ray (Ray is a test dependency and the [ray] extra)."""
-    two_workers = reference_run(task_file, dataset, tmp_path / "threads.json", "--workers", "2")
-    assert reference_run(task_file, dataset, tmp_path / "ray.json", "--ray") == two_workers
+def test_ray_on_a_local_cluster_gives_the_same_results_as_two_workers(
+    task_file, dataset, tmp_path, monkeypatch
+):
+    """--ray with no address starts a local Ray (Ray is a test dependency and the [ray] extra).
+
+    Ray keeps its session under RAY_TMPDIR (else /tmp/ray) and a local cluster's token in
+    ~/.ray/auth_token: both go to this test's own folders (a short one for Ray, whose socket paths
+    must stay under the system's limit), never the user's home.
+    """
+    ray_tmp = Path(tempfile.mkdtemp(prefix="crs-ray-"))
+    monkeypatch.setenv("RAY_TMPDIR", str(ray_tmp))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    try:
+        two_workers = reference_run(task_file, dataset, tmp_path / "threads.json", "--workers", "2")
+        assert reference_run(task_file, dataset, tmp_path / "ray.json", "--ray") == two_workers
+        assert (ray_tmp / "ray").is_dir()  # Ray used the folder it was given
+    finally:
+        shutil.rmtree(ray_tmp, ignore_errors=True)

@@ -12,6 +12,7 @@ import threading
 
 import pytest
 from crmarena_sf.emulator import soql as soql_engine
+from crmarena_sf.tasks.episode_runner import EpisodeRunner
 from crmarena_sf.tasks.records import load_tasks
 
 from crmarena_sf.cli.main import main
@@ -27,20 +28,31 @@ def task_file(tiny_dataset, tmp_path_factory):
 
 @pytest.fixture
 def failing_queries(monkeypatch):
-    """``failing_queries(n)``: the engine's next n queries fail as an emulator defect would."""
+    """``failing_queries(n)``: the engine's next n queries inside episodes fail as an emulator defect would
+    (the queries run before the episodes, building tasks or reading the org's fingerprint, do not)."""
     real = soql_engine.first_batch_json
+    real_run = EpisodeRunner.run
     left = [0]
     lock = threading.Lock()
+    in_episode = threading.local()
 
     def first_batch_json(*args, **kwargs):
         with lock:
-            fail = left[0] > 0
+            fail = left[0] > 0 and getattr(in_episode, "on", False)
             left[0] -= fail
         if fail:
             raise RuntimeError("injected emulator defect")
         return real(*args, **kwargs)
 
+    def run(self, task):
+        in_episode.on = True
+        try:
+            return real_run(self, task)
+        finally:
+            in_episode.on = False
+
     monkeypatch.setattr(soql_engine, "first_batch_json", first_batch_json)
+    monkeypatch.setattr(EpisodeRunner, "run", run)
 
     def arm(n: int) -> None:
         left[0] = n

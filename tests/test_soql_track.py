@@ -11,7 +11,6 @@ import textwrap
 from collections import Counter
 
 import pytest
-from crmarena_sf.loaders.generate import generate
 from crmarena_sf.tasks.build import build_tasks
 from crmarena_sf.tasks.families.soql_generation import LEVELS
 
@@ -20,28 +19,13 @@ from crmarena_sf.cli.main import main
 
 
 @pytest.fixture(scope="module")
-def dataset(tmp_path_factory):
-    return generate(tmp_path_factory.mktemp("soql") / "ds", profile="tiny", seed=0)
+def dataset(tiny_dataset):
+    return tiny_dataset
 
 
 @pytest.fixture(scope="module")
-def task_file(dataset, tmp_path_factory):
-    path = tmp_path_factory.mktemp("soql-tasks") / "soql.jsonl"
-    args = [
-        "tasks",
-        "build",
-        "--suite",
-        "soql",
-        "--org",
-        str(dataset),
-        "--per-task",
-        "48",
-        "--out",
-        str(path),
-        "--quiet",
-    ]
-    assert main(args) == 0
-    return path
+def task_file(tiny_soql_task_file):
+    return tiny_soql_task_file
 
 
 def records(path):

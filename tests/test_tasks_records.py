@@ -108,7 +108,7 @@ def test_our_records_round_trip(tmp_path):
     ("content", "message"),
     [
         ("", "no task records"),
-        ("{not json", "not JSON or JSON Lines"),
+        ("{not json", "line 1: not JSON Lines (Expecting property name enclosed in double quotes: column 2)"),
         ('{"idx": 1, "task": "sales_forecast", "query": "q", "reward_metric": "exact_match"}', "line 1: unknown task 'sales_forecast'"),
         ('{"idx": 1, "task": "handle_time", "reward_metric": "exact_match"}', "missing 'query'"),
         ('{"idx": "1", "task": "handle_time", "query": "q", "reward_metric": "exact_match"}', "idx must be a whole number"),

@@ -68,6 +68,11 @@ def connect_for_cli(org: str, backend: str):
     from crmarena_sf.connection.connect import MissingCredentials, connect
     from crmarena_sf.connection.orgs import OrgNotFound
 
+    if backend == "salesforce" and org != "crmarena":
+        raise CliError(
+            f"--org {org} names an emulated org, and --backend salesforce runs on the real org of your "
+            "credentials: give one of them"
+        )
     try:
         if backend == "salesforce":
             return client_call(lambda: connect(backend="salesforce"))
@@ -78,10 +83,11 @@ def connect_for_cli(org: str, backend: str):
 
 def add_task_set_options(parser: argparse.ArgumentParser, when: str = "") -> None:
     """``--suite``, ``--per-task`` and ``--seed``: which task set to build (``when`` prefixes the help)."""
+    # Defaults are None, so a command can tell an option given from one left out (run --tasks refuses them).
     parser.add_argument(
         "--suite",
         choices=("crmarena", "soql"),
-        default="crmarena",
+        default=None,
         help=f"{when}crmarena (the nine CRMArena tasks, default) or soql (the text-to-SOQL track)",
     )
     parser.add_argument(
@@ -92,5 +98,10 @@ def add_task_set_options(parser: argparse.ArgumentParser, when: str = "") -> Non
         help=f"{when}instances per task (default: 130; 320 for --suite soql)",
     )
     parser.add_argument(
-        "--seed", type=non_negative_int, default=0, metavar="S", help=f"{when}random seed (default: 0)"
+        "--seed", type=non_negative_int, default=None, metavar="S", help=f"{when}random seed (default: 0)"
     )
+
+
+def task_set_choice(args) -> tuple[str, int | None, int]:
+    """``--suite``, ``--per-task`` and ``--seed`` with their defaults filled in (per-task None: the suite's)."""
+    return args.suite or "crmarena", args.per_task, args.seed or 0

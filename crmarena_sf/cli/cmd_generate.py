@@ -13,6 +13,7 @@ import argparse
 
 from crmarena_sf.cli.arguments import non_negative_int, positive_int
 from crmarena_sf.cli.errors import CliError
+from crmarena_sf.cli.paths import output_dir
 from crmarena_sf.loaders.dataset import DatasetError
 from crmarena_sf.loaders.pro.profiles import PROFILES as PRO_PROFILES
 from crmarena_sf.loaders.profiles import PROFILES
@@ -70,6 +71,7 @@ def _scale(text: str) -> int | float:
 def run(args: argparse.Namespace) -> int:
     from crmarena_sf.loaders.generate import generate
 
+    output_dir(args.out, "--out", new=True)
     try:
         path = generate(
             args.out,

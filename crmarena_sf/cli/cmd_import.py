@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 from crmarena_sf.cli.errors import CliError
+from crmarena_sf.cli.paths import input_file, output_dir
 from crmarena_sf.loaders.dataset import DatasetError
 
 
@@ -57,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
 
     from crmarena_sf.loaders.dataset import Dataset
 
+    input_file(args.dump, "", "file")
+    output_dir(args.out, "--out", new=True)
     module, _, function = args.importer.partition(":")
     import_dump = getattr(importlib.import_module(module), function)
     try:

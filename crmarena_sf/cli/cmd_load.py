@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 from crmarena_sf.cli.errors import CliError
+from crmarena_sf.cli.paths import output_file
 from crmarena_sf.loaders.dataset import DatasetError
 
 
@@ -35,9 +36,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from crmarena_sf.loaders.load import load_dataset, new_org_for
 
-    target = Path(args.org)
+    target = output_file(args.org, "--org", "crm.duckdb")
     if target.exists():
         raise CliError(f"{target} already exists; choose another org file or remove it first")
+    target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     _remove(tmp)
     try:

@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from crmarena_sf.cli.errors import EXIT_FAILED, EXIT_USAGE, CliError, client_call
+from crmarena_sf.cli.paths import output_dir
 from crmarena_sf.metadata import pull
 
 
@@ -38,7 +39,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_pull(args: argparse.Namespace) -> int:
-    """Log in, describe each object, write the files; one line per failure, exit 1."""
+    """Log in, describe each object the org has, write the files; say which objects the org lacks.
+
+    Missing objects of the default list are reported and the pull succeeds; an object named in
+    ``--objects`` that the org lacks makes it exit 1 (after writing the others).
+    """
     objects = pull.CRMARENA_OBJECTS
     if args.objects is not None:
         objects = tuple(name.strip() for name in args.objects.split(",") if name.strip())
@@ -46,16 +51,28 @@ def run_pull(args: argparse.Namespace) -> int:
             raise CliError("--objects names no object")
     from crmarena_sf.connection.connect import MissingCredentials, connect
 
+    output_dir(args.out, "--out")
+
     try:
         sf = client_call(lambda: connect(backend="salesforce"))
     except MissingCredentials as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
     try:
-        written = pull.pull(sf, args.out, objects, progress=not args.quiet)
+        pulled = pull.pull(sf, args.out, objects, progress=not args.quiet)
     except pull.PullError as exc:
         raise CliError(str(exc), EXIT_FAILED) from None
-    print(f"wrote {len(written)} describe documents to {args.out}")
-    return 0
+    print(f"wrote {len(pulled.written)} describe documents to {args.out}")
+    if not pulled.missing:
+        return 0
+    missing = ", ".join(pulled.missing)
+    if args.objects is None:  # the default list: CRMArena's custom objects come with crmarena-sf push
+        print(
+            f"not in this org, so not pulled: {missing} (crmarena-sf push creates CRMArena's custom objects; "
+            "--objects A,B,... chooses the objects to pull)",
+            file=sys.stderr,
+        )
+        return 0
+    raise CliError(f"not in this org: {missing} (the others were written; --objects chooses)", EXIT_FAILED)
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:

@@ -8,6 +8,7 @@ settings, token usage, every episode with its trajectory), atomically.
 from __future__ import annotations
 
 from crmarena_sf.cli.errors import CliError
+from crmarena_sf.cli.paths import input_file, output_file
 
 
 def register(subparsers) -> None:
@@ -26,12 +27,13 @@ def report_command(args) -> int:
     from crmarena_sf.tasks.report import write_html
     from crmarena_sf.tasks.results import ResultsFileError, read_results
 
+    source = input_file(args.results, "", "results file")
+    if args.html:
+        output_file(args.html, "--html", "report.html")
     try:
-        results, data = read_results(args.results)
+        results, data = read_results(source)
     except ResultsFileError as exc:
         raise CliError(str(exc)) from None
-    except IsADirectoryError:
-        raise CliError(f"{args.results}: is a directory, not a results file") from None
     if args.html:
         try:
             write_html(results, data, args.html)

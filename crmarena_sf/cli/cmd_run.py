@@ -10,10 +10,19 @@ after an interruption resumes and skips them (--fresh starts over).
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 
-from crmarena_sf.cli.arguments import add_org_options, add_task_set_options, connect_for_cli, positive_int
-from crmarena_sf.cli.errors import EXIT_FAILED, CliError
+from crmarena_sf.cli.arguments import (
+    add_org_options,
+    add_task_set_options,
+    connect_for_cli,
+    positive_int,
+    task_set_choice,
+)
+from crmarena_sf.cli.errors import EXIT_FAILED, CliError, client_call
+from crmarena_sf.cli.paths import input_file, output_file
 
 
 def register(subparsers) -> None:
@@ -48,12 +57,12 @@ def register(subparsers) -> None:
     add_task_set_options(run, "without --tasks: ")
     run.add_argument("--limit", type=positive_int, metavar="K", help="run only the first K tasks")
     run.add_argument(
-        "--workers", type=positive_int, default=1, metavar="N", help="episodes at once (default 1)"
+        "--workers", type=positive_int, default=None, metavar="N", help="episodes at once (default 1)"
     )
     run.add_argument(
         "--parallel",
         choices=("threads", "processes"),
-        default="threads",
+        default=None,
         help="how --workers run: threads (default; LLM agents) or processes (CPU-bound agents)",
     )
     run.add_argument(
@@ -72,6 +81,11 @@ def register(subparsers) -> None:
     run.add_argument(
         "--fresh", action="store_true", help="ignore the episode log of an earlier run and start over"
     )
+    run.add_argument(
+        "--allow-org-mismatch",
+        action="store_true",
+        help="run a task file on an org other than the one it was built on (its gold answers may not hold)",
+    )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(func=run_benchmark_command)
 
@@ -80,50 +94,71 @@ def run_benchmark_command(args) -> int:
     from crmarena_sf.cli.cmd_tasks import build_with_progress
     from crmarena_sf.connection.connect import connect
     from crmarena_sf.progress import progress_bar
-    from crmarena_sf.tasks.agents import AgentSpec
+    from crmarena_sf.tasks.agents import AgentSpec, agent_digest
     from crmarena_sf.tasks.build import build_tasks
     from crmarena_sf.tasks.episode_log import EpisodeLog, EpisodeLogMismatch, log_path, tasks_digest
     from crmarena_sf.tasks.records import TaskFileError, load_tasks
     from crmarena_sf.tasks.runner import run_benchmark
 
+    # Everything a user can get wrong is checked before any work: options, paths, files, the endpoint.
+    _refuse_contradictions(args)
     spec = _agent_spec(args, AgentSpec)
+    out = output_file(args.out, "--out")
+    log = log_path(out)
+    if log.exists() and not log.is_file():
+        raise CliError(
+            f"--out {args.out}: its episode log {log} is not a file; move it away or choose another --out"
+        )
     tasks = None
     if args.tasks:
         try:
-            tasks = load_tasks(args.tasks)
+            tasks = load_tasks(input_file(args.tasks, "--tasks", "task file"))
         except TaskFileError as exc:
             raise CliError(str(exc)) from None
+        if args.agent == "reference":
+            _refuse_tasks_without_params(tasks)
+    _check_endpoint(args)
+    workers, parallel = args.workers or 1, args.parallel or "threads"
     # The org is resolved once: task building and (in this process) every episode's fork start from it.
-    org = _resolve(args.org) if args.backend == "emulator" else None
-    if tasks is None:
-        fork = org.fork() if org is not None else None
+    org = _resolve(args.org, progress=not args.quiet) if args.backend == "emulator" else None
+    suite, per_task, seed = task_set_choice(args)
+    fork = org.fork() if org is not None else None
+    try:
         sf = connect(org=fork) if fork is not None else connect_for_cli(args.org, args.backend)
-        built = build_with_progress(
-            sf, build_tasks, args.per_task, args.seed, quiet=args.quiet, suite=args.suite
-        )
-        tasks = built.records
+        if tasks is None:
+            built = build_with_progress(sf, build_tasks, per_task, seed, quiet=args.quiet, suite=suite)
+            tasks = built.records
+            fingerprint = tasks[0].org_fingerprint if tasks else None
+        else:
+            fingerprint = _check_fingerprint(args, tasks, sf, args.backend)
+    finally:
         if fork is not None:
             fork.close()
-    if args.agent == "reference":
-        missing = [t.idx for t in tasks if t.params is None]
-        if missing:
-            raise CliError(
-                f"the reference agent solves tasks from their params, and {len(missing)} task(s) have none "
-                f"(first idx {missing[0]}); official task files carry no params: run an LLM agent on them"
-            )
     digest = tasks_digest(tasks)
     if args.limit:
         tasks = tasks[: args.limit]
     run_key = {
         **{k: v for k, v in spec.options.items() if k != "api_key"},
         "agent": spec.name,
+        "agent_code": agent_digest(spec.name),
+        "judge_model": args.judge_model,
         "backend": args.backend,
         "org": args.org,
         "tasks": digest,
     }
-    log = EpisodeLog(log_path(args.out), run_key)
+    episode_log = EpisodeLog(log, run_key)
+    if log.exists() and not args.fresh:
+        try:
+            logged = episode_log.read()
+        except EpisodeLogMismatch as exc:
+            raise CliError(str(exc)) from None
+        reused = sum(1 for t in tasks if t.idx in logged)
+        print(
+            f"resuming: {reused} episodes from {log} reused, {len(tasks) - reused} to run (--fresh starts over)",
+            file=sys.stderr,
+        )
     # Worker processes and Ray workers open the org themselves, by name or path.
-    where = args.org if (args.parallel == "processes" and args.workers > 1) or args.ray is not None else org
+    where = args.org if (parallel == "processes" and workers > 1) or args.ray is not None else org
     done = {"n": 0, "reward": 0.0}
     with progress_bar(len(tasks), f"running {args.agent}", enabled=not args.quiet) as bar:
 
@@ -142,11 +177,11 @@ def run_benchmark_command(args) -> int:
                 org=where if where is not None else args.org,
                 backend=args.backend,
                 on_episode=on_episode,
-                workers=args.workers,
-                parallel=args.parallel,
+                workers=workers,
+                parallel=parallel,
                 ray=args.ray is not None,
                 ray_address=args.ray or None,
-                log=log,
+                log=episode_log,
                 fresh=args.fresh,
                 judge=_judge(args),
             )
@@ -159,18 +194,82 @@ def run_benchmark_command(args) -> int:
     results.settings.update(
         {
             "org": args.org if args.backend == "emulator" else None,
+            "org_fingerprint": fingerprint,
             "tasks_file": args.tasks,
-            "suite": None if args.tasks else args.suite,
+            "suite": None if args.tasks else suite,
             "per_task": None if args.tasks else built.wanted,
-            "seed": None if args.tasks else args.seed,
+            "seed": None if args.tasks else seed,
             "limit": args.limit,
-            "workers": args.workers,
+            "workers": workers,
         }
     )
-    results.write(args.out)
+    results.write(out)
     print(results.table())
     print(f"results: {args.out}")
     return EXIT_FAILED if results.unscored else 0
+
+
+def _refuse_contradictions(args) -> None:
+    """Options that cannot hold together are refused, not half obeyed (and --ray without Ray)."""
+    if args.ray is not None:
+        if importlib.util.find_spec("ray") is None:
+            raise CliError("--ray needs Ray: pip install -e '.[ray]'")
+        for given, option in ((args.parallel, "--parallel"), (args.workers, "--workers")):
+            if given is not None:
+                raise CliError(
+                    f"{option} and --ray both say how episodes run: {option} on this machine, --ray as Ray "
+                    "tasks on as many CPUs as the cluster has; give one of them"
+                )
+    if args.tasks:
+        for given, option in ((args.suite, "--suite"), (args.per_task, "--per-task"), (args.seed, "--seed")):
+            if given is not None:
+                raise CliError(
+                    f"{option} says which task set run builds, and --tasks gives the task set: give one of them"
+                )
+
+
+def _refuse_tasks_without_params(tasks) -> None:
+    missing = [t.idx for t in tasks if t.params is None]
+    if missing:
+        raise CliError(
+            f"the reference agent solves tasks from their params, and {len(missing)} task(s) have none "
+            f"(first idx {missing[0]}); official task files carry no params: run an LLM agent on them"
+        )
+
+
+def _check_endpoint(args) -> None:
+    """One request to the model endpoint before the first episode: it answers, and takes the key."""
+    from crmarena_sf.tasks.agents import LLM_AGENTS
+    from crmarena_sf.tasks.agents.base import ModelEndpointError
+    from crmarena_sf.tasks.agents.llm import ChatModel
+
+    model = args.model if args.agent in LLM_AGENTS else args.judge_model
+    if not model:
+        return
+    try:
+        ChatModel(model, args.base_url).check()
+    except ModelEndpointError as exc:
+        raise CliError(str(exc), EXIT_FAILED) from None
+
+
+def _check_fingerprint(args, tasks, sf, backend: str) -> str | None:
+    """The org's fingerprint; refuse tasks built on another org (see crmarena_sf.tasks.org_fingerprint)."""
+    from crmarena_sf.tasks.org_fingerprint import org_fingerprint
+
+    built_on = {t.org_fingerprint for t in tasks if t.org_fingerprint}
+    if not built_on:
+        return None  # an official task file, or one from before fingerprints: nothing to compare
+    ours = client_call(lambda: org_fingerprint(sf))
+    others = [t for t in tasks if t.org_fingerprint and t.org_fingerprint != ours]
+    if others and not args.allow_org_mismatch:
+        where = f"--org {args.org}" if backend == "emulator" else "the real org"
+        which = "the tasks" if len(others) == len(tasks) else f"{len(others)} of {len(tasks)} tasks"
+        raise CliError(
+            f"{which} in {args.tasks} were built on another org than {where} (org fingerprint "
+            f"{others[0].org_fingerprint}, this org's {ours}), so their gold answers do not hold here: "
+            "run them on the org they were built on, or give --allow-org-mismatch"
+        )
+    return ours
 
 
 def _agent_spec(args, AgentSpec):
@@ -192,11 +291,11 @@ def _agent_spec(args, AgentSpec):
     return AgentSpec(args.agent)
 
 
-def _resolve(name: str):
+def _resolve(name: str, progress: bool = True):
     from crmarena_sf.connection.orgs import OrgNotFound, resolve_org
 
     try:
-        return resolve_org(name)
+        return resolve_org(name, progress=progress)
     except OrgNotFound as exc:
         raise CliError(str(exc)) from None
 

@@ -11,6 +11,7 @@ from collections import defaultdict
 
 from crmarena_sf.cli.arguments import non_negative_int
 from crmarena_sf.cli.errors import CliError
+from crmarena_sf.cli.paths import input_file, output_file
 from crmarena_sf.connection.orgs import ORG_HELP
 
 
@@ -33,12 +34,17 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--out", metavar="FILE", help="also write results.json (every prediction, match and reason)"
     )
+    parser.add_argument(
+        "--allow-org-mismatch",
+        action="store_true",
+        help="score against a task file built on another org (its gold answers may not hold)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from crmarena_sf.cli.cmd_run import _resolve
+    from crmarena_sf.cli.cmd_run import _check_fingerprint, _resolve
     from crmarena_sf.cli.cmd_tasks import build_with_progress
     from crmarena_sf.connection.connect import connect
     from crmarena_sf.progress import progress_bar
@@ -47,27 +53,39 @@ def run(args) -> int:
     from crmarena_sf.tasks.records import TaskFileError, load_tasks
     from crmarena_sf.tasks.runner import run_benchmark
 
-    org = _resolve(args.org)
+    input_file(args.predictions, "", "predictions file")
+    if args.tasks:
+        input_file(args.tasks, "--tasks", "task file")
+    if args.out:
+        output_file(args.out, "--out")
+    org = _resolve(args.org, progress=not args.quiet)
+    fork = org.fork()
     try:
         if args.tasks:
             tasks = load_tasks(args.tasks)
+            _check_fingerprint(args, tasks, connect(org=fork), "emulator")
         else:
-            fork = org.fork()
             tasks = build_with_progress(
                 connect(org=fork), build_tasks, None, args.seed, quiet=args.quiet, suite="soql"
             ).records
-            fork.close()
         tasks = [t for t in tasks if t.task == "soql_generation"]
         if not tasks:
             raise CliError(f"{args.tasks} holds no soql_generation task")
         predictions = load_predictions(args.predictions, tasks)
     except TaskFileError as exc:
         raise CliError(str(exc)) from None
+    finally:
+        fork.close()
     with progress_bar(len(tasks), "scoring predictions", enabled=not args.quiet) as bar:
         results = run_benchmark(
             tasks, PredictionAgent(predictions, args.predictions), org=org, on_episode=lambda r: bar.update(1)
         )
+    missing = [t.idx for t in tasks if t.idx not in predictions]
+    results.settings.update({"org": args.org, "tasks_file": args.tasks, "predictions_missing": len(missing)})
     print(level_table(tasks, results))
+    if missing:
+        shown = ", ".join(str(idx) for idx in missing[:10]) + (" ..." if len(missing) > 10 else "")
+        print(f"({len(missing)} of {len(tasks)} tasks have no prediction and score 0: idx {shown})")
     if args.out:
         results.write(args.out)
         print(f"results: {args.out}")

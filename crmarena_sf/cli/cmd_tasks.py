@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import sys
 
-from crmarena_sf.cli.arguments import add_org_options, add_task_set_options, connect_for_cli
+from crmarena_sf.cli.arguments import add_org_options, add_task_set_options, connect_for_cli, task_set_choice
 from crmarena_sf.cli.errors import CliError, client_call
+from crmarena_sf.cli.paths import output_file
 
 
 def register(subparsers) -> None:
@@ -35,11 +36,11 @@ def run_build(args) -> int:
     from crmarena_sf.tasks.build import build_tasks
     from crmarena_sf.tasks.records import write_tasks
 
+    out = output_file(args.out, "--out", "tasks.jsonl")
+    suite, per_task, seed = task_set_choice(args)
     sf = connect_for_cli(args.org, args.backend)
-    report = build_with_progress(
-        sf, build_tasks, args.per_task, args.seed, quiet=args.quiet, suite=args.suite
-    )
-    write_tasks(report.records, args.out)
+    report = build_with_progress(sf, build_tasks, per_task, seed, quiet=args.quiet, suite=suite)
+    write_tasks(report.records, out)
     print(f"wrote {len(report.records)} tasks to {args.out}")
     for task, made in report.short.items():
         print(

@@ -6,6 +6,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from crmarena_sf import interrupts
 from crmarena_sf.emulator.errors import SalesforceError
 
 EXIT_OK = 0
@@ -23,28 +24,48 @@ class CliError(Exception):
         self.exit_code = exit_code
 
 
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (128 + SIGINT, as shells report it)."""
+
+
 def run(func: Callable[[Any], int | None], args: Any) -> int:
-    """Run a command, turning expected failures into a message and an exit code."""
-    try:
-        return func(args) or EXIT_OK
-    except SalesforceError as exc:
+    """Run a command, turning expected failures into a message and an exit code.
+
+    An interrupt always ends with ``interrupted`` and exit 130, whatever error it became on the
+    way (DuckDB answers Ctrl-C inside a statement with ``RuntimeError: Query interrupted``;
+    :mod:`crmarena_sf.interrupts` remembers that it was one).
+    """
+    with interrupts.catching():
+        try:
+            # A command that handles Ctrl-C itself and returns (serve stops on it) keeps its exit code.
+            return func(args) or EXIT_OK
+        except BaseException as exc:
+            if interrupts.is_interrupt(exc):
+                return _interrupted()
+            return _failure(exc)
+
+
+def _interrupted() -> int:
+    print("crmarena-sf: interrupted", file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
+def _failure(exc: BaseException) -> int:
+    """The exit code of an expected failure, its one line printed; anything else is raised again."""
+    if isinstance(exc, SalesforceError):
         print(f"crmarena-sf: {exc.error_code}: {exc.message}", file=sys.stderr)
         return EXIT_FAILED
-    except CliError as exc:
+    if isinstance(exc, CliError):
         print(f"crmarena-sf: {exc}", file=sys.stderr)
         return exc.exit_code
-    except (
-        FileNotFoundError,
-        FileExistsError,
-        PermissionError,
-        IsADirectoryError,
-        NotADirectoryError,
-    ) as exc:
-        print(f"crmarena-sf: {exc}", file=sys.stderr)
+    if isinstance(
+        exc, FileNotFoundError | FileExistsError | PermissionError | IsADirectoryError | NotADirectoryError
+    ):
+        # In words, not "[Errno 2] No such file or directory: 'x'"
+        words = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc)
+        print(f"crmarena-sf: {words}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("crmarena-sf: interrupted", file=sys.stderr)
-        return 130
+    raise exc
 
 
 def client_call(func: Callable[[], Any]) -> Any:
@@ -69,4 +90,15 @@ def client_call(func: Callable[[], Any]) -> Any:
             raise SalesforceError(first.get("errorCode", "UNKNOWN"), first.get("message", "")) from None
         raise CliError(f"HTTP {exc.status}: {content}", EXIT_FAILED) from None
     except requests.RequestException as exc:
-        raise CliError(f"cannot reach Salesforce: {type(exc).__name__}", EXIT_FAILED) from None
+        raise CliError(f"cannot reach Salesforce{_at(exc)}: {type(exc).__name__}", EXIT_FAILED) from None
+
+
+def _at(exc: Exception) -> str:
+    """`` at https://host:port``: where the failed request went (no path: a query string holds SOQL)."""
+    from urllib.parse import urlsplit
+
+    url = getattr(getattr(exc, "request", None), "url", None)
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    return f" at {parts.scheme}://{parts.netloc}"

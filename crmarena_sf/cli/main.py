@@ -15,8 +15,8 @@ import sys
 from importlib.metadata import entry_points
 
 from crmarena_sf import __version__
-from crmarena_sf.cli import errors as cli_errors
-from crmarena_sf.cli.arguments import CommandParser
+
+EXIT_INTERRUPTED = 130
 
 COMMAND_PLUGINS = "crmarena_sf.commands"
 """Entry-point group of commands other floors add (the benchmark suite's ``bench``): each names a
@@ -24,6 +24,8 @@ module with ``register(subparsers)``, like the ``cmd_*`` modules here."""
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from crmarena_sf.cli.arguments import CommandParser
+
     parser = argparse.ArgumentParser(
         prog="crmarena-sf",
         description="The CRMArena Salesforce org, offline (DuckDB emulator) or real, behind one front door.",
@@ -40,8 +42,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        # Imported here, not at the top: Ctrl-C while the commands load (a second on a busy
+        # machine) is then answered like any other, not with a traceback.
+        from crmarena_sf.cli import errors as cli_errors
+
+        parser = build_parser()
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt:
+        print("crmarena-sf: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

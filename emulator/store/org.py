@@ -57,6 +57,8 @@ from crmarena_sf.emulator.store.settings import SAVED_KEY, read_settings, saved_
 from crmarena_sf.metadata import load_schema
 from crmarena_sf.metadata.model import Schema, SObject
 
+from crmarena_sf import interrupts
+
 _fork_numbers = itertools.count(1)
 _templates: dict[tuple[str, tuple[str, ...]], Org] = {}
 _templates_lock = threading.Lock()
@@ -248,6 +250,8 @@ class Org:
         path = Path(path)
         if not path.is_file():
             raise FileNotFoundError(f"no org file at {path}")
+        if not _is_duckdb_file(path):
+            raise NotAnOrgFile(f"{path} is not a crmarena-sf org file: it is not a DuckDB database at all")
         connection = duckdb.connect(":memory:")
         catalog = f"{'readonly' if read_only else 'orgfile'}_{next(_fork_numbers)}"
         try:
@@ -257,6 +261,12 @@ class Org:
         except FileInUse:
             connection.close()
             raise
+        except duckdb.CatalogException:
+            connection.close()
+            raise NotAnOrgFile(
+                f"{path} is not a crmarena-sf org file: a DuckDB database without an org's tables "
+                "(crmarena-sf load DATASET --org FILE.duckdb makes one)"
+            ) from None
         except duckdb.Error as exc:
             connection.close()
             reason = str(exc).splitlines()[0]
@@ -322,7 +332,7 @@ class Org:
             child._set_search_path()
             inherit_indexed(self, child)
             self._children.add(child)
-            weakref.finalize(child, _detach, self._root, catalog)
+            child._finalizer = weakref.finalize(child, _detach, self._root, catalog)
             return child
 
     def close(self) -> None:
@@ -347,7 +357,7 @@ class Org:
             self._read_pool.close()
             self._con.close()
             if self.catalog.startswith("fork_"):
-                _detach(self._root, self.catalog)
+                self._finalizer()  # once: a closed fork's finalizer has nothing left to do
             else:
                 if self._write_lock is not None:
                     self._write_lock.connection.close()
@@ -643,6 +653,26 @@ class Org:
             listener(self, object_name, record_ids, kind)
 
 
+DUCKDB_MAGIC = b"DUCK"
+"""Bytes 8-11 of every DuckDB database file (DuckDB's storage format: its main header)."""
+
+
+def _is_duckdb_file(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(12)[8:12] == DUCKDB_MAGIC
+    except OSError:
+        return True  # let DuckDB say what is wrong with it
+
+
 def _detach(root: duckdb.DuckDBPyConnection, catalog: str) -> None:
-    with _root_lock, contextlib.suppress(duckdb.Error):
-        root.execute(f"DETACH {quote(catalog)}")
+    with _root_lock:
+        try:
+            root.execute(f"DETACH {quote(catalog)}")
+        except duckdb.Error:
+            pass
+        except RuntimeError as exc:
+            # Ctrl-C inside the DETACH (DuckDB's "Query interrupted"; the CLI and the runner keep the
+            # interrupt itself): a finalizer cannot pass it on, and must not print it.
+            if not interrupts.is_interrupt(exc):
+                raise

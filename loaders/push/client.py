@@ -14,6 +14,7 @@ import csv
 import io
 from collections.abc import Callable
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import requests
 from crmarena_sf.loaders.push.errors import OrgError
@@ -52,7 +53,10 @@ class PushClient:
         except SalesforceOperationError as exc:
             raise OrgError("BULK_JOB_FAILED", str(exc)) from None
         except requests.RequestException as exc:
-            raise OrgError("NETWORK", f"cannot reach the org ({type(exc).__name__})") from None
+            url = urlsplit(getattr(exc.request, "url", None) or self.sf.base_url)
+            raise OrgError(
+                "NETWORK", f"cannot reach the org at {url.scheme}://{url.netloc} ({type(exc).__name__})"
+            ) from None
 
     def rest(self, path: str, method: str = "GET", **kwargs: Any) -> Any:
         """``sf.restful``: a JSON call on the data API (``path`` after ``/services/data/vXX.X/``)."""

@@ -7,7 +7,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from crmarena_sf.tasks.agents.base import Agent, AgentError, EpisodeOutcome
@@ -16,7 +19,22 @@ from crmarena_sf.tasks.agents.reference import ReferenceAgent
 AGENTS = ("reference", "function-calling", "react", "act")
 LLM_AGENTS = AGENTS[1:]
 
-__all__ = ["AGENTS", "LLM_AGENTS", "Agent", "AgentError", "AgentSpec", "EpisodeOutcome", "make_agent"]
+__all__ = [
+    "AGENTS",
+    "LLM_AGENTS",
+    "Agent",
+    "AgentError",
+    "AgentSpec",
+    "EpisodeOutcome",
+    "agent_digest",
+    "make_agent",
+]
+
+AGENT_CODE = {
+    "reference": ("agents.base", "agents.reference", "families", "org_client", "periods"),
+    "llm": ("agents", "tools", "observation", "org_client", "periods"),
+}
+"""What an agent's behaviour is made of, under crmarena_sf.tasks: its modules, prompts and tools."""
 
 
 def make_agent(
@@ -58,3 +76,23 @@ class AgentSpec:
 
     def build(self) -> Agent:
         return make_agent(self.name, **self.options)
+
+
+def agent_digest(name: str) -> str:
+    """A digest of the code and prompts behind agent ``name`` (12 hex digits).
+
+    The episode log records it, so a resume refuses to mix episodes of an agent whose code or
+    prompts changed since (an edited prompt is another agent).
+    """
+    digest = hashlib.sha256()
+    for module in AGENT_CODE["reference" if name == "reference" else "llm"]:
+        for path in _sources(f"crmarena_sf.tasks.{module}"):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _sources(module: str) -> list[Path]:
+    spec = importlib.util.find_spec(module)
+    if spec.submodule_search_locations:
+        return sorted(p for folder in spec.submodule_search_locations for p in Path(folder).glob("*.py"))
+    return [Path(spec.origin)]

@@ -18,6 +18,20 @@ class AgentError(RuntimeError):
     """An agent cannot run an episode (for example the reference agent on a task without params)."""
 
 
+class NotAnAnswer(RuntimeError):
+    """An episode ended on a failure of the machinery around the agent, which says nothing about the
+    agent: the runner records it unscored (``EpisodeResult.scored`` false, with ``cause``) and a
+    resume runs it again."""
+
+    cause = "infrastructure"
+
+
+class ModelEndpointError(NotAnAnswer):
+    """The model endpoint failed: unreachable, a refused key, a server error after the client's retries."""
+
+    cause = "model_endpoint"
+
+
 @dataclass
 class EpisodeOutcome:
     answer: str | None

@@ -15,6 +15,8 @@ from typing import Any
 from crmarena_sf.tasks.agents.base import EpisodeOutcome
 from crmarena_sf.tasks.agents.llm import ChatModel, Usage
 
+from crmarena_sf import interrupts
+
 MAX_TURNS = 20
 MAX_OBSERVATION = 30_000
 
@@ -53,7 +55,8 @@ class Episode:
         return not self.answered and self.turns < self.max_turns
 
     def ask(self, tools: list[dict] | None = None):
-        """The model's next reply (one turn)."""
+        """The model's next reply (one turn); none after Ctrl-C (the runner is stopping)."""
+        interrupts.stop_if_interrupted()
         self.turns += 1
         return self.model.complete(self.messages, tools=tools, usage=self.usage)
 
