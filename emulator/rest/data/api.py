@@ -27,6 +27,7 @@ from crmarena_sf.emulator.rest.data import (
     describe,
     knowledge_actions,
     layouts,
+    list_views,
     parameterized_search,
     query,
     recent,
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 RESOURCES = (
     describe,
     layouts,
+    list_views,
     replication,
     sobjects,
     query,
