@@ -4,9 +4,10 @@ Tooling API Developer Guide, "Query" and "SObjects"
 (https://developer.salesforce.com/docs/atlas.en-us.api_tooling.meta/api_tooling/intro_rest_resources.htm):
 ``GET tooling/query?q=`` answers ``{"size", "totalSize", "done", "queryLocator",
 "entityTypeName", "records"}``. The sf CLI asks it about sandboxes when it logs in
-(``SandboxProcess``); an emulated org has no sandboxes, Apex or debug logs, so those objects
-answer no rows. Objects the org itself holds (``User``, ``Organization`` ...) answer the same
-rows as the data API, their URLs under ``tooling/sobjects``. Anything else fails as a data-API
+(``SandboxProcess``); an emulated org has no sandboxes or debug logs, so those objects answer
+no rows. Objects the org itself holds (``User``, ``Organization``, and ``ApexClass``,
+``ApexTrigger``, ``ApexPage``, ``ApexComponent``, ``StaticResource``, whose rows metadata deploys
+write) answer the same rows as the data API, their URLs under ``tooling/sobjects``. Anything else fails as a data-API
 query of an unknown object does (INVALID_TYPE). ``GET tooling/sobjects`` lists the Tooling
 objects answered here. Schema changes through the Tooling API are not served by this module.
 """
