@@ -58,9 +58,20 @@ def handle(router: Router, request: Request) -> Response:
         return _fault("sf:INVALID_SESSION_ID", "INVALID_SESSION_ID", INVALID_SESSION)
     router.count_api_request()
     call = body.children[0] if body and body.children else None
-    if call is None or call.name != "createMetadata":
-        name = call.name if call is not None else ""
+    name = call.name if call is not None else ""
+    if name == "createMetadata":
+        return _create_metadata(router, header, call)
+    answer = OPERATIONS.get(name)
+    if answer is None:
         return _fault("soapenv:Client", None, f"No operation available for request {{{NAMESPACE}}}{name}")
+    try:
+        with router.org.lock:
+            return _envelope(f"{name}Response", answer(router.org, call))
+    except SalesforceError as exc:
+        return _fault("sf:" + exc.error_code, exc.error_code, exc.message)
+
+
+def _create_metadata(router: Router, header: XmlElement | None, call: XmlElement) -> Response:
     if header and header.child("AllOrNoneHeader") and is_true(_text(header, "AllOrNoneHeader")):
         # Components are saved one by one here and a schema change is not undone: refuse
         # all-or-none before anything is saved rather than pretend to honour it.
@@ -158,6 +169,7 @@ def _envelope(response: str, content: str) -> Response:
     body = (
         '<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope '
         'xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" '
+        'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
         f'xmlns="{NAMESPACE}"><soapenv:Body><{response}>{content}</{response}></soapenv:Body></soapenv:Envelope>'
     )
     return Response(200, Headers({"Content-Type": "text/xml;charset=UTF-8"}), body.encode("utf-8"))
@@ -173,3 +185,88 @@ def _fault(fault_code: str, exception_code: str | None, message: str) -> Respons
         "</soapenv:Fault></soapenv:Body></soapenv:Envelope>"
     )
     return Response(500, Headers({"Content-Type": "text/xml;charset=UTF-8"}), body.encode("utf-8"))
+
+
+# ---------------------------------------------------------------------------- the other calls
+def _child_text(call: XmlElement, name: str) -> str:
+    found = call.child(name)
+    return found.text.strip() if found is not None else ""
+
+
+def _describe_metadata(org, call: XmlElement) -> str:
+    from crmarena_sf.emulator.rest.schema_api.metadata_read import describe_metadata
+
+    return describe_metadata()
+
+
+def _list_metadata(org, call: XmlElement) -> str:
+    from crmarena_sf.emulator.rest.schema_api.metadata_read import list_metadata, read_queries
+
+    return list_metadata(org, read_queries(call))
+
+
+def _read_metadata(org, call: XmlElement) -> str:
+    from crmarena_sf.emulator.rest.schema_api.metadata_read import read_metadata
+
+    names = [c.text.strip() for c in call.children if c.name == "fullNames"]
+    return read_metadata(org, _child_text(call, "type"), names)
+
+
+def _deploy(org, call: XmlElement) -> str:
+    import base64
+    import binascii
+
+    from crmarena_sf.emulator.rest.schema_api.metadata_deploy import deploy
+
+    options = call.child("DeployOptions") or call.child("deployOptions")
+    settings = {c.name: c.text.strip() for c in options.children} if options is not None else {}
+    if options is not None:
+        tests = [c.text.strip() for c in options.children if c.name == "runTests"]
+        settings["runTests"] = ",".join(tests)
+    try:
+        data = base64.b64decode(_child_text(call, "ZipFile") or _child_text(call, "zipFile"), validate=False)
+    except (binascii.Error, ValueError):
+        data = b""
+    job = deploy(org, data, settings)
+    return f"<result><done>false</done><id>{job.id}</id><state>Queued</state></result>"
+
+
+def _check_deploy_status(org, call: XmlElement) -> str:
+    from crmarena_sf.emulator.rest.schema_api.metadata_deploy import DeployJob, deploy_result_xml, find_job
+
+    job = find_job(org, _child_text(call, "asyncProcessId") or _child_text(call, "id"))
+    if not isinstance(job, DeployJob):
+        raise SalesforceError("INVALID_ID_FIELD", "invalid AsyncProcessId")
+    return deploy_result_xml(org, job, is_true(_child_text(call, "includeDetails")))
+
+
+def _retrieve(org, call: XmlElement) -> str:
+    from crmarena_sf.emulator.rest.schema_api.metadata_deploy import retrieve
+
+    job = retrieve(org, call.child("retrieveRequest") or call.child("RetrieveRequest"))
+    return f"<result><done>false</done><id>{job.id}</id><state>Queued</state></result>"
+
+
+def _check_retrieve_status(org, call: XmlElement) -> str:
+    from crmarena_sf.emulator.rest.schema_api.metadata_deploy import (
+        RetrieveJob,
+        find_job,
+        retrieve_result_xml,
+    )
+
+    job = find_job(org, _child_text(call, "asyncProcessId") or _child_text(call, "id"))
+    if not isinstance(job, RetrieveJob):
+        raise SalesforceError("INVALID_ID_FIELD", "invalid AsyncProcessId")
+    return retrieve_result_xml(job, is_true(_child_text(call, "includeZip") or "true"), org)
+
+
+OPERATIONS = {
+    "describeMetadata": _describe_metadata,
+    "listMetadata": _list_metadata,
+    "readMetadata": _read_metadata,
+    "deploy": _deploy,
+    "checkDeployStatus": _check_deploy_status,
+    "retrieve": _retrieve,
+    "checkRetrieveStatus": _check_retrieve_status,
+}
+"""The Metadata API calls served besides createMetadata: name -> answer(org, call) giving the result XML."""
