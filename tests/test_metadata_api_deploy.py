@@ -180,3 +180,34 @@ def test_a_check_only_deploy_validates_without_applying(sf):
     )
     assert state == "Succeeded"
     assert "Widget__c" not in {o["name"] for o in sf.describe()["sobjects"]}
+
+
+def test_a_rest_deploy_request_deploys_the_zip_and_reports_its_status(sf):
+    # Metadata API Developer Guide, "Deploy Metadata with Apex Testing Using REST" and
+    # "Check the Status of Your Deployment Using REST"
+    files = {"package.xml": PACKAGE, "objects/Widget__c.object": WIDGET}
+    answer = sf.session.post(
+        f"{INSTANCE_URL}/services/data/v62.0/metadata/deployRequest",
+        headers={"Authorization": f"Bearer {sf.session_id}"},
+        files={
+            "json": (
+                None,
+                '{"deployOptions": {"singlePackage": true, "testLevel": "RunLocalTests"}}',
+                "application/json",
+            ),
+            "file": ("deploy.zip", _zip(files).getvalue(), "application/zip"),
+        },
+    )
+    assert answer.status_code == 201
+    created = answer.json()
+    assert created["id"].startswith("0Af") and created["deployOptions"]["testLevel"] == "RunLocalTests"
+    status = sf.restful(f"metadata/deployRequest/{created['id']}", params={"includeDetails": "true"})
+    result = status["deployResult"]
+    assert (result["status"], result["success"], result["done"], result["numberTestsTotal"]) == (
+        "Succeeded",
+        True,
+        True,
+        0,
+    )
+    assert {s["fullName"] for s in result["details"]["componentSuccesses"]} >= {"Widget__c"}
+    assert sf.Widget__c.describe()["label"] == "Widget"

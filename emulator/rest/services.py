@@ -12,13 +12,15 @@ URL prefix                                         answered by
                                                    composite, collections ...)
 ``/services/data/vXX.X/jobs/``                     :mod:`.bulk.bulk2` (Bulk API 2.0), a data API route
 ``/services/data/vXX.X/tooling/``                  :mod:`.schema_api.tooling`, a data API route
+``/services/data/vXX.X/metadata/deployRequest``    :mod:`.schema_api.deploy_request`, a data API route
 ``/services/async/XX.X/``                          :mod:`.bulk.bulk1` (Bulk API 1.0)
 ``/services/Soap/u/XX.X[/<org>]``                  :mod:`.partner.soap_api` (SOAP login and logout
                                                    through :mod:`.auth.login`; undelete, merge,
                                                    convertLead, getUserInfo ...)
 ``/services/oauth2/token`` and ``revoke``          :mod:`.auth.login` (OAuth token and revocation)
 ``/id/<org>/<user>``, ``/services/oauth2/userinfo``  :mod:`.auth.identity`
-``/services/Soap/m/XX.X``                          :mod:`.schema_api.metadata_api` (``createMetadata``)
+``/services/Soap/m/XX.X``                          :mod:`.schema_api.metadata_api` (``createMetadata``,
+                                                   ``readMetadata``, ``deploy``, ``retrieve`` ...)
 =================================================  ============================================
 
 A mount's template is the path with ``{name}`` for one segment and ``{name*}`` for the rest of

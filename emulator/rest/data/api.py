@@ -38,7 +38,7 @@ from crmarena_sf.emulator.rest.data import (
     tree,
     versions,
 )
-from crmarena_sf.emulator.rest.schema_api import tooling
+from crmarena_sf.emulator.rest.schema_api import deploy_request, tooling
 from crmarena_sf.emulator.rest.transport.messages import Request, Response, error_response
 from crmarena_sf.emulator.rest.transport.resource import RestCall, Route, method_not_allowed
 
@@ -62,6 +62,7 @@ RESOURCES = (
     bulk2,
     record_count,
     tooling,
+    deploy_request,
     knowledge_actions,
     tabs,
 )

@@ -62,6 +62,8 @@ class DeployJob:
     tests_requested: bool = False
     rollback_on_error: bool = True
     ignore_warnings: bool = False
+    options: dict[str, Any] = field(default_factory=dict)
+    """The DeployOptions a REST deployRequest sent, as sent (its answers repeat them)."""
 
     @property
     def status(self) -> str:
