@@ -58,7 +58,7 @@ class Component:
 
 
 _STORE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_LOCK = threading.Lock()
+_LOCK = threading.RLock()
 
 
 def components(org: Org, type_name: str | None = None) -> list[Component]:

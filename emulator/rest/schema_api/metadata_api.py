@@ -1,4 +1,9 @@
-"""The Metadata API's CRUD call ``createMetadata`` (SOAP, ``/services/Soap/m/XX.X``), for custom objects and fields.
+"""The Metadata API over SOAP (``/services/Soap/m/XX.X``): the envelope, the session, and ``createMetadata``.
+
+The other calls are answered by their own modules through :data:`OPERATIONS`: ``describeMetadata``,
+``listMetadata`` and ``readMetadata`` (:mod:`.metadata_read`), ``updateMetadata``,
+``upsertMetadata``, ``renameMetadata`` and ``deleteMetadata`` (:mod:`.metadata_crud`), ``deploy``,
+``checkDeployStatus``, ``retrieve`` and ``checkRetrieveStatus`` (:mod:`.metadata_deploy`).
 
 Why the Metadata API and not the Tooling API: the Tooling API's ``CustomObject`` supports only
 query and GET over REST (Tooling API Developer Guide, "CustomObject": "Supported REST HTTP
@@ -78,16 +83,21 @@ def _create_metadata(router: Router, header: XmlElement | None, call: XmlElement
         return _fault("soapenv:Client", "INVALID_OPERATION", "AllOrNoneHeader is not supported by this org")
     components = [c for c in call.children if c.name == "metadata"]
     with router.org.lock:
-        results = [_create(router, c) for c in components]
+        results = [create_component(router.org, c) for c in components]
     return _envelope("createMetadataResponse", "".join(_save_result(name, error) for name, error in results))
 
 
-def _create(router: Router, component: XmlElement) -> tuple[str, SalesforceError | None]:
+def create_component(org, component: XmlElement) -> tuple[str, SalesforceError | None]:
+    """Create one component: a custom object or field in the schema, any other type the org lists
+    kept as sent; ``(fullName, error or None)``."""
+    from crmarena_sf.emulator.rest.schema_api.metadata_crud import store_element
+    from crmarena_sf.emulator.rest.schema_api.metadata_read import TYPE_NAMES
+
     data = element_dict(component)
     full_name = str(data.get("fullName") or "")
     try:
         if xsi_type(component) == "CustomObject":
-            _create_object(router, full_name, data)
+            _create_object(org, full_name, data)
         elif xsi_type(component) == "CustomField":
             object_name, _, field_name = full_name.partition(".")
             if not field_name.endswith("__c"):
@@ -96,7 +106,12 @@ def _create(router: Router, component: XmlElement) -> tuple[str, SalesforceError
                     f"Custom field names must end with __c: {full_name}",
                     ["fullName"],
                 )
-            add_custom_field(router.org, object_name, field_spec(field_name, data))
+            add_custom_field(org, object_name, field_spec(field_name, data))
+        elif xsi_type(component) in TYPE_NAMES:
+            if not store_element(org, xsi_type(component), component):
+                raise SalesforceError(
+                    "DUPLICATE_DEVELOPER_NAME", f"There is already a component named {full_name}"
+                )
         else:
             raise SalesforceError(
                 "INVALID_TYPE", "This type of metadata is not available for this organization"
@@ -106,18 +121,18 @@ def _create(router: Router, component: XmlElement) -> tuple[str, SalesforceError
     return full_name, None
 
 
-def _create_object(router: Router, full_name: str, data: dict[str, Any]) -> None:
+def _create_object(org, full_name: str, data: dict[str, Any]) -> None:
     for required in ("label", "pluralLabel", "deploymentStatus", "sharingModel"):
         if not data.get(required):
             raise SalesforceError(
                 "REQUIRED_FIELD_MISSING", f"Required field is missing: {required}", [required]
             )
     add_custom_object(
-        router.org, full_name, data["label"], data["pluralLabel"], name_field_spec(data.get("nameField"))
+        org, full_name, data["label"], data["pluralLabel"], name_field_spec(data.get("nameField"))
     )
     fields = data.get("fields") or []
     for field in fields if isinstance(fields, list) else [fields]:
-        add_custom_field(router.org, full_name, field_spec(str(field.get("fullName") or ""), field))
+        add_custom_field(org, full_name, field_spec(str(field.get("fullName") or ""), field))
 
 
 # ---------------------------------------------------------------------------- XML in
@@ -260,7 +275,20 @@ def _check_retrieve_status(org, call: XmlElement) -> str:
     return retrieve_result_xml(job, is_true(_child_text(call, "includeZip") or "true"), org)
 
 
+def _crud(name: str):
+    def answer(org, call: XmlElement) -> str:
+        from crmarena_sf.emulator.rest.schema_api import metadata_crud
+
+        return getattr(metadata_crud, name)(org, call)
+
+    return answer
+
+
 OPERATIONS = {
+    "updateMetadata": _crud("update_metadata"),
+    "upsertMetadata": _crud("upsert_metadata"),
+    "deleteMetadata": _crud("delete_metadata"),
+    "renameMetadata": _crud("rename_metadata"),
     "describeMetadata": _describe_metadata,
     "listMetadata": _list_metadata,
     "readMetadata": _read_metadata,

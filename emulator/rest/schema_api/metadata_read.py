@@ -205,11 +205,12 @@ def _inner_xml(content: bytes, kind: str) -> str:
         root = read_xml(content, MAX_METADATA_DEPTH)
     except (UnreadableXml, ValueError):
         return ""
-    return "".join(_write(child) for child in root.children if child.name != "fullName")
+    return "".join(element_xml(child) for child in root.children if child.name != "fullName")
 
 
-def _write(element: XmlElement) -> str:
-    inner = "".join(_write(c) for c in element.children) if element.children else escape(element.text)
+def element_xml(element: XmlElement) -> str:
+    """An element and its children as XML (namespaces dropped, as read)."""
+    inner = "".join(element_xml(c) for c in element.children) if element.children else escape(element.text)
     return f"<{element.name}>{inner}</{element.name}>"
 
 
