@@ -258,7 +258,9 @@ def _check_deploy_status(org, call: XmlElement) -> str:
 def _retrieve(org, call: XmlElement) -> str:
     from crmarena_sf.emulator.rest.schema_api.metadata_deploy import retrieve
 
-    job = retrieve(org, call.child("retrieveRequest") or call.child("RetrieveRequest"))
+    # the WSDL's part is "retrieveRequest"; jsforce (the sf CLI's library) names it "request"
+    request = call.child("retrieveRequest") or call.child("RetrieveRequest") or call.child("request")
+    job = retrieve(org, request)
     return f"<result><done>false</done><id>{job.id}</id><state>Queued</state></result>"
 
 

@@ -80,6 +80,8 @@ class RetrieveJob:
     """(type, full name, file name) of each component in the zip."""
     messages: list[tuple[str, str]]
     created: dt.datetime
+    prefix: str = "unpackaged/"
+    """Where the zip holds the files: ``unpackaged/``, or its root for a single package."""
 
 
 _JOBS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -241,7 +243,17 @@ def _planned(org: Org, files: dict[str, bytes], root: str):
             continue  # the meta file of a component read with it
         full_name = _full_name(rest, suffix)
         if kind == "CustomObject":
-            yield (kind, full_name, relative, *_object_change(org, full_name, content))
+            apply, error = _object_change(org, full_name, content)
+            yield (kind, full_name, relative, apply, error)
+            if error is None:  # a real deploy reports each field of the object file as a component too
+                for field_name in _field_names(content):
+                    yield (
+                        "CustomField",
+                        f"{full_name}.{field_name}",
+                        relative,
+                        _already_applied(org, full_name, field_name),
+                        None,
+                    )
             continue
         meta = files.get(f"{path}-meta.xml") if meta_file else None
         yield kind, full_name, relative, _storing(org, kind, full_name, relative, content, meta), None
@@ -256,6 +268,23 @@ def _storing(org: Org, kind: str, full_name: str, file_name: str, content: bytes
         return created
 
     return apply
+
+
+def _field_names(content: bytes) -> list[str]:
+    try:
+        data = _dict(_xml(content))
+    except UnreadableXml:
+        return []
+    return [
+        str((f or {}).get("fullName") or "") for f in as_list(data.get("fields")) if (f or {}).get("fullName")
+    ]
+
+
+def _already_applied(org: Org, object_name: str, field_name: str):
+    """The apply step of a field its object file creates: True when the object did not have it before."""
+    obj = org.schema.get(object_name)
+    new = obj is None or obj.field(field_name) is None
+    return lambda: new
 
 
 def _full_name(rest: str, suffix: str | None) -> str:
@@ -409,7 +438,7 @@ def retrieve(org: Org, request: XmlElement | None) -> RetrieveJob:
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, content in sorted(out.items()):
             archive.writestr(name, content)
-    job = RetrieveJob(_job_id("09S"), buffer.getvalue(), listed, messages, org.clock.now())
+    job = RetrieveJob(_job_id("09S"), buffer.getvalue(), listed, messages, org.clock.now(), prefix)
     _keep(org, job)
     return job
 
@@ -485,7 +514,7 @@ def retrieve_result_xml(job: RetrieveJob, include_zip: bool, org: Org) -> str:
     stamp = job.created.strftime("%Y-%m-%dT%H:%M:%S.000Z")
     properties = "".join(
         f"<fileProperties><createdById>{escape(org.user_id)}</createdById><createdByName>Admin User</createdByName>"
-        f"<createdDate>{stamp}</createdDate><fileName>unpackaged/{escape(file_name)}</fileName>"
+        f"<createdDate>{stamp}</createdDate><fileName>{escape(job.prefix + file_name)}</fileName>"
         f"<fullName>{escape(full_name)}</fullName><id></id><lastModifiedById>{escape(org.user_id)}</lastModifiedById>"
         f"<lastModifiedByName>Admin User</lastModifiedByName><lastModifiedDate>{stamp}</lastModifiedDate>"
         f"<manageableState>unmanaged</manageableState><type>{escape(kind)}</type></fileProperties>"
