@@ -100,8 +100,9 @@ def test_a_deploy_creates_objects_stores_apex_and_a_retrieve_gives_them_back(sf)
         },
         testLevel="RunLocalTests",
     )
-    # Apex tests are not run (Apex is not emulated): the deploy succeeds and counts none
-    assert (state, deployed["deployed_count"], deployed["failed_count"]) == ("Succeeded", "2", "0")
+    # Apex tests are not run (Apex is not emulated): the deploy succeeds and counts none; the
+    # class, the object and the object's field are each a component
+    assert (state, deployed["deployed_count"], deployed["failed_count"]) == ("Succeeded", "3", "0")
     assert tests["total_count"] == "0"
     widget = sf.Widget__c.create({"Name": "Bolt", "Size__c": 3})["id"]
     assert sf.Widget__c.get(widget)["Size__c"] == 3
