@@ -44,3 +44,16 @@ def code_fields(label: str, body: str | None, *extra: dict) -> list[dict]:
 def apex_status() -> dict:
     """``Status`` of an Apex class or trigger (Active in a deployed org)."""
     return read_only("Status", "picklist", "Status", values=["Inactive", "Active", "Deleted"], restrictedPicklist=True)
+
+
+def visualforce_fields(label: str, *extra: dict) -> list[dict]:
+    """The fields of a Visualforce page or component (its markup, label, controller), ``extra`` after them."""
+    return code_fields(
+        label,
+        "Markup",
+        read_only("MasterLabel", "string", "Label", length=80),
+        read_only("Description", "textarea", "Description", length=255),
+        read_only("ControllerType", "picklist", "Controller Type", values=[("0", "Not specified"), ("1", "Standard"), ("2", "Custom")]),  # fmt: skip
+        read_only("ControllerKey", "string", "Controller Key", length=255),
+        *extra,
+    )

@@ -84,7 +84,7 @@ def _create_metadata(router: Router, header: XmlElement | None, call: XmlElement
     components = [c for c in call.children if c.name == "metadata"]
     with router.org.lock:
         results = [create_component(router.org, c) for c in components]
-    return _envelope("createMetadataResponse", "".join(_save_result(name, error) for name, error in results))
+    return _envelope("createMetadataResponse", "".join(save_result(name, error) for name, error in results))
 
 
 def create_component(org, component: XmlElement) -> tuple[str, SalesforceError | None]:
@@ -169,12 +169,16 @@ def _text(element: XmlElement, name: str) -> str:
 
 
 # ---------------------------------------------------------------------------- XML out
-def _save_result(full_name: str, error: SalesforceError | None) -> str:
+def save_result(full_name: str, error: SalesforceError | None, created: bool | None = None) -> str:
+    """One ``SaveResult`` (``UpsertResult`` with ``created``, ``DeleteResult`` alike) as a ``result`` element."""
+    created_tag = "" if created is None else f"<created>{'true' if created else 'false'}</created>"
     if error is None:
-        return f"<result><fullName>{escape(full_name)}</fullName><success>true</success></result>"
+        return (
+            f"<result>{created_tag}<fullName>{escape(full_name)}</fullName><success>true</success></result>"
+        )
     fields = "".join(f"<fields>{escape(f)}</fields>" for f in error.fields)
     return (
-        f"<result><errors>{fields}<message>{escape(error.message)}</message>"
+        f"<result>{created_tag}<errors>{fields}<message>{escape(error.message)}</message>"
         f"<statusCode>{error.error_code}</statusCode></errors>"
         f"<fullName>{escape(full_name)}</fullName><success>false</success></result>"
     )

@@ -12,7 +12,6 @@ list or retrieve gives them back.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import escape
 
 from crmarena_sf.emulator.error_boundary import as_salesforce_error
 from crmarena_sf.emulator.errors import SalesforceError
@@ -114,17 +113,9 @@ def _full_name(element: XmlElement) -> str:
 
 
 def _result(full_name: str, error: SalesforceError | None, created: bool | None = None) -> str:
-    created_tag = "" if created is None else f"<created>{'true' if created else 'false'}</created>"
-    if error is None:
-        return (
-            f"<result>{created_tag}<fullName>{escape(full_name)}</fullName><success>true</success></result>"
-        )
-    fields = "".join(f"<fields>{escape(f)}</fields>" for f in error.fields)
-    return (
-        f"<result>{created_tag}<errors>{fields}<message>{escape(error.message)}</message>"
-        f"<statusCode>{error.error_code}</statusCode></errors>"
-        f"<fullName>{escape(full_name)}</fullName><success>false</success></result>"
-    )
+    from crmarena_sf.emulator.rest.schema_api.metadata_api import save_result
+
+    return save_result(full_name, error, created)
 
 
 def _each(org: Org, items: list, act) -> list[tuple[Any, SalesforceError | None]]:
