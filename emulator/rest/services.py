@@ -85,7 +85,7 @@ class Mount:
 MOUNTS: tuple[Mount, ...] = (
     Mount("/services/data{rest*}", data_api.handle, ("rest",)),
     Mount("/services/Soap/m/{version}{rest*}", metadata_api.handle, ignore_case=True),
-    Mount("/services/Soap/u/{version}{rest*}", soap_api.handle, ignore_case=True),
+    Mount("/services/Soap/u/{version}{rest*}", soap_api.handle, ("rest",), ignore_case=True),
     Mount("/services/oauth2/token", login.handle, ignore_case=True),
     Mount("/services/oauth2/revoke", login.handle, ignore_case=True),
     Mount("/services/async/{version}{rest*}", bulk1.handle, ("version", "rest")),

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from crmarena_sf.emulator.errors import SalesforceError
+from crmarena_sf.emulator.errors import SalesforceError, not_found
 from crmarena_sf.emulator.rest.auth import login
 from crmarena_sf.emulator.rest.partner import record_calls, session_calls
 from crmarena_sf.emulator.rest.partner.soap_xml import PARTNER_NS, PartnerCall, soap_response
-from crmarena_sf.emulator.rest.transport.messages import Request, Response
+from crmarena_sf.emulator.rest.transport.messages import Request, Response, error_response
 from crmarena_sf.emulator.rest.transport.soap_envelope import UnreadableEnvelope, read_envelope
+from crmarena_sf.emulator.store.seed import ORGANIZATION_ID
 
 if TYPE_CHECKING:
     from crmarena_sf.emulator.rest.transport.router import Router
@@ -39,8 +40,11 @@ CALLS = {
 INVALID_SESSION = "Invalid Session ID found in SessionHeader: Illegal Session"
 
 
-def handle(router: Router, request: Request) -> Response:
-    """Answer one partner API call (see the module docstring)."""
+def handle(router: Router, request: Request, rest: str | None = None) -> Response:
+    """Answer one partner API call (see the module docstring) at ``/services/Soap/u/XX.X`` or at the
+    ``serverUrl`` a login gives (the version, then the org's 15-character Id); any other path is 404."""
+    if rest and rest.strip("/").lower() not in (ORGANIZATION_ID[:15].lower(), ORGANIZATION_ID.lower()):
+        return error_response(not_found())
     if request.method != "POST":
         return login.handle(router, request)  # 405, as the token endpoint answers it
     try:
