@@ -23,6 +23,7 @@ from crmarena_sf.emulator.store.events import LOAD
 from crmarena_sf.emulator.store.files import store_for_size, uncompress_small_tables
 from crmarena_sf.emulator.store.indexes import ensure_indexes
 from crmarena_sf.emulator.store.org import Org
+from crmarena_sf.emulator.store.profile_permissions import assign_profile_permission_sets
 from crmarena_sf.emulator.store.seed import STANDARD_PRICEBOOK_ID
 from crmarena_sf.loaders.dataset import Dataset, DatasetError
 from crmarena_sf.loaders.fill import fill_expression
@@ -103,6 +104,8 @@ def _load(dataset: Dataset, org: Org, progress: bool) -> None:
         for obj, _ in plan:
             org.notify(obj.name, [], LOAD_KIND)
     org.refresh_counters()
+    # Every user of a real org holds its profile's permission set (Object Reference, PermissionSetAssignment).
+    assign_profile_permission_sets(org)
 
 
 def _insert(org: Org, dataset: Dataset, obj: SObject, name: str) -> None:

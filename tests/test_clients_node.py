@@ -193,6 +193,8 @@ def server(tmp_path_factory):
             "0",
             "--session-id",
             SESSION_ID,
+            "--password",
+            "any-password",  # what jsforce_calls.js logs in with
             "--cert-dir",
             str(certs),
         ],

@@ -241,6 +241,29 @@ def test_collection_upsert_by_external_id(sf):
     assert sf.Product2.get(first[0]["id"])["Name"] == "Shoe v2"
 
 
+@pytest.mark.parametrize("all_or_none", [True, False])
+def test_a_failed_collection_upsert_says_created_as_every_upsert_result_does(sf, all_or_none):
+    # SOAP API Developer Guide, "UpsertResult": created is one of its keys; jsforce's integration
+    # tests against a real org read created: true on the results an allOrNone upsert rolled back
+    results = sf.restful(
+        "composite/sobjects/Product2/External_ID__c",
+        method="PATCH",
+        json={
+            "allOrNone": all_or_none,
+            "records": [
+                {"attributes": {"type": "Product2"}, "External_ID__c": "N1", "Name": "New"},
+                {"attributes": {"type": "Product2"}, "External_ID__c": "N2", "Name": None},
+            ],
+        },
+    )
+    assert [r["success"] for r in results] == [not all_or_none, False]
+    assert [r["created"] for r in results] == [True, False]
+    assert results[1]["errors"][0]["statusCode"] == "REQUIRED_FIELD_MISSING"
+    if all_or_none:
+        assert results[0]["errors"][0]["statusCode"] == "ALL_OR_NONE_OPERATION_ROLLED_BACK"
+        assert emulated_org(sf).count("Product2") == 0
+
+
 # ---------------------------------------------------------------------------- tree
 def test_tree_creates_parents_with_children_in_request_order(sf):
     body = {

@@ -227,8 +227,8 @@ def test_collection_retrieve_by_post_and_unknown_sub_resources_are_404(sf):
     )
     assert records[0]["Name"] == "Posted" and records[1] is None
     for path in (
-        "sobjects/Account/listviews",
-        "sobjects/Account/describe/approvalLayouts",
+        "sobjects/Account/quickActions",  # quick actions are not emulated
+        "sobjects/Account/describe/approvalLayouts/NoSuchProcess",
         f"sobjects/Account/{record_id}/NoSuchThing",
     ):
         with pytest.raises(SalesforceResourceNotFound) as missing:

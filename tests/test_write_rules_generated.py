@@ -333,10 +333,11 @@ def test_every_declared_rule_of_the_object_is_enforced(name, describes):
     builder = Builder(sf)
     obj = builder.schema.get(name)
     if not obj.createable:
-        count = _count(sf, name)
+        # ActivityHistory and OpenActivity cannot be queried on their own (only as a subquery)
+        count = _count(sf, name) if obj.queryable else None
         error = _refused(getattr(sf, name).create, {})
         assert error["errorCode"] == "CANNOT_INSERT_UPDATE_ACTIVATE_ENTITY"
-        assert _count(sf, name) == count
+        assert count is None or _count(sf, name) == count
         return
     record_id = builder.create(name)
     check_required_and_defaults(sf, obj, builder, record_id)

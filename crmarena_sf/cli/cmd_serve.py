@@ -1,7 +1,9 @@
 """``crmarena-sf serve``: the emulator as a local Salesforce REST server (HTTPS by default).
 
 Prints ``instance_url:``, ``session_id:`` and ``certificate:`` (the PEM a client trusts), the
-Python and curl lines that connect with them, then ``refresh_token:`` and the
+Python and curl lines that connect with them, the ``username:``, ``password:`` and
+``security_token:`` a SOAP or OAuth password login must send (any active user of the org may log
+in with that password, the token appended or not), then ``refresh_token:`` and the
 ``sfdx_auth_url:`` that carries it (the only refresh token the token endpoint honours), and
 serves until Ctrl-C (or SIGTERM) and exits cleanly. The Python line passes the certificate to
 ``connect(backend="salesforce", verify=...)``, which holds even where ``REQUESTS_CA_BUNDLE``
@@ -19,6 +21,7 @@ from pathlib import Path
 from crmarena_sf.cli.arguments import port_number
 from crmarena_sf.cli.errors import CliError
 from crmarena_sf.connection.orgs import ORG_HELP, OrgNotFound, resolve_org
+from crmarena_sf.emulator.store.seed import ADMIN_USERNAME
 from crmarena_sf.metadata import API_VERSION
 from crmarena_sf.metadata.user_describes import DescribesError
 
@@ -52,6 +55,14 @@ def register(subparsers) -> None:
         "--refresh-token",
         help="the refresh token the OAuth token endpoint accepts (default: a random one; printed with the "
         "sfdx auth URL that carries it); no other refresh token is honoured",
+    )
+    parser.add_argument(
+        "--password",
+        help="the password SOAP and OAuth username-password logins must send (default: a random one, printed)",
+    )
+    parser.add_argument(
+        "--security-token",
+        help="the security token a login may append to the password (default: a random one, printed)",
     )
     parser.add_argument(
         "--jwt-cert",
@@ -91,7 +102,7 @@ def run(args) -> int:
     org.con.execute("SET GLOBAL threads = 1")
     router = Router.for_org(org)
     try:
-        router.grants = GrantPolicy.for_server(args.jwt_cert)
+        router.grants = GrantPolicy.for_server(args.jwt_cert, args.password, args.security_token)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     session_id = router.issue_session(args.session_id)
@@ -107,6 +118,9 @@ def run(args) -> int:
     print(f"certificate: {cert_path if cert_path else 'none (plain HTTP)'}")
     for line in how_to_connect(server.instance_url, session_id, cert_path):
         print(line)
+    print(f"username: {ADMIN_USERNAME}")
+    print(f"password: {router.grants.password}")
+    print(f"security_token: {router.grants.security_token}")
     print(f"refresh_token: {refresh_token}")
     print(f"sfdx_auth_url: force://PlatformCLI::{refresh_token}@{server.instance_url.split('://', 1)[1]}")
     sys.stdout.flush()

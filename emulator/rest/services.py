@@ -12,11 +12,15 @@ URL prefix                                         answered by
                                                    composite, collections ...)
 ``/services/data/vXX.X/jobs/``                     :mod:`.bulk.bulk2` (Bulk API 2.0), a data API route
 ``/services/data/vXX.X/tooling/``                  :mod:`.schema_api.tooling`, a data API route
+``/services/data/vXX.X/metadata/deployRequest``    :mod:`.schema_api.deploy_request`, a data API route
 ``/services/async/XX.X/``                          :mod:`.bulk.bulk1` (Bulk API 1.0)
-``/services/Soap/u/XX.X``, ``/services/oauth2/``   :mod:`.auth.login` (SOAP login and logout, OAuth
-``token`` and ``revoke``                           token and revocation)
+``/services/Soap/u/XX.X[/<org>]``                  :mod:`.partner.soap_api` (SOAP login and logout
+                                                   through :mod:`.auth.login`; undelete, merge,
+                                                   convertLead, getUserInfo ...)
+``/services/oauth2/token`` and ``revoke``          :mod:`.auth.login` (OAuth token and revocation)
 ``/id/<org>/<user>``, ``/services/oauth2/userinfo``  :mod:`.auth.identity`
-``/services/Soap/m/XX.X``                          :mod:`.schema_api.metadata_api` (``createMetadata``)
+``/services/Soap/m/XX.X``                          :mod:`.schema_api.metadata_api` (``createMetadata``,
+                                                   ``readMetadata``, ``deploy``, ``retrieve`` ...)
 =================================================  ============================================
 
 A mount's template is the path with ``{name}`` for one segment and ``{name*}`` for the rest of
@@ -34,6 +38,7 @@ from typing import TYPE_CHECKING
 from crmarena_sf.emulator.rest.auth import identity, login
 from crmarena_sf.emulator.rest.bulk import bulk1
 from crmarena_sf.emulator.rest.data import api as data_api
+from crmarena_sf.emulator.rest.partner import soap_api
 from crmarena_sf.emulator.rest.schema_api import metadata_api
 
 if TYPE_CHECKING:
@@ -80,7 +85,7 @@ class Mount:
 MOUNTS: tuple[Mount, ...] = (
     Mount("/services/data{rest*}", data_api.handle, ("rest",)),
     Mount("/services/Soap/m/{version}{rest*}", metadata_api.handle, ignore_case=True),
-    Mount("/services/Soap/u/{version}", login.handle, ignore_case=True),
+    Mount("/services/Soap/u/{version}{rest*}", soap_api.handle, ("rest",), ignore_case=True),
     Mount("/services/oauth2/token", login.handle, ignore_case=True),
     Mount("/services/oauth2/revoke", login.handle, ignore_case=True),
     Mount("/services/async/{version}{rest*}", bulk1.handle, ("version", "rest")),

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import sqlglot
+from crmarena_sf.emulator.soql.activity_sources import activity_source
 from crmarena_sf.emulator.soql.bound import BoundQuery, ChildItem, ExprItem, FieldItem, TypeOfItem
 from crmarena_sf.emulator.soql.category_filters import category_predicate
 from crmarena_sf.emulator.soql.errors import malformed
@@ -262,6 +263,10 @@ class _Translator:
             table.set("catalog", exp.to_identifier(catalog, quoted=True))
         return table
 
+    def table_name(self, name: str) -> str:
+        """The SQL naming object ``name``'s table, qualified as :meth:`qualified` does."""
+        return _duckdb_sql(self.qualified(exp.Table(this=exp.to_identifier(name, quoted=True))))
+
     # ------------------------------------------------------------------ operands
     def field_sql(self, path: FieldPath) -> Typed:
         resolved: ResolvedField = path.meta["resolved"]
@@ -295,12 +300,19 @@ class _Translator:
         """
         where = self.condition(bound.where) if bound.where is not None else None
         obj, alias = bound.joins.root.targets[0]
-        table: exp.Expression = self.qualified(
-            exp.Table(
-                this=exp.to_identifier(obj.name, quoted=True),
-                alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)),
+        table: exp.Expression
+        derived = activity_source(obj.name, self.schema, self.ctx.today, self.table_name)
+        if derived is not None:  # ActivityHistory, OpenActivity: views of Task and Event
+            table = exp.Subquery(
+                this=derived, alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True))
             )
-        )
+        else:
+            table = self.qualified(
+                exp.Table(
+                    this=exp.to_identifier(obj.name, quoted=True),
+                    alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)),
+                )
+            )
         seek = listed if listed is not None else seek_condition(where, alias, obj.name, self.indexed)
         if seek is not None:
             table = fenced(table, alias, seek)

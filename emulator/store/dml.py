@@ -22,6 +22,7 @@ from crmarena_sf.emulator.store.external_ids import with_parent_ids
 from crmarena_sf.emulator.store.knowledge_versions import create_master_articles
 from crmarena_sf.emulator.store.person_accounts import person_field_pairs, sync_counterpart
 from crmarena_sf.emulator.store.record_errors import (
+    converted_lead,
     entity_is_deleted,
     no_such_field,
     not_writable,
@@ -109,7 +110,7 @@ def _prepare_insert(org: Org, obj: SObject, values: dict[str, Any], now: dt.date
 
 
 def _written_values(
-    org: Org, obj: SObject, values: dict[str, Any], *, creating: bool
+    org: Org, obj: SObject, values: dict[str, Any], *, creating: bool, system: bool = False
 ) -> tuple[dict[str, Any], list[str]]:
     """The fields a create (``creating``) or an update writes, coerced to their types, and the names of
     those it may not write (createable, or updateable).
@@ -127,7 +128,7 @@ def _written_values(
             raise no_such_field(obj, key)
         if not creating and f.name == "Id":
             continue
-        if not (f.createable if creating else f.updateable):
+        if not system and not (f.createable if creating else f.updateable):
             locked.append(f.name)
             continue
         written[f.name] = coerce(f, value)
@@ -387,8 +388,14 @@ def compound_value(obj: SObject, field: Field, row: dict[str, Any]) -> dict[str,
 
 
 # ---------------------------------------------------------------------------- update / delete
-def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -> None:
-    """Change fields of one record; raises NOT_FOUND, ENTITY_IS_DELETED or a field error."""
+def update(
+    org: Org, object_name: str, record_id: str, values: dict[str, Any], *, system: bool = False
+) -> None:
+    """Change fields of one record; raises NOT_FOUND, ENTITY_IS_DELETED or a field error.
+
+    ``system``: the org itself writes (a lead conversion's converted fields, a merge's
+    reparented lookups), so fields no client may update are written too.
+    """
     obj = org.sobject(object_name)
     if not isinstance(values, dict):
         raise SalesforceError(
@@ -396,7 +403,9 @@ def update(org: Org, object_name: str, record_id: str, values: dict[str, Any]) -
         )
     with org.lock:
         current = _live_row(org, obj, record_id)
-        changes, locked = _written_values(org, obj, values, creating=False)
+        if obj.name == "Lead" and current.get("IsConverted") and not system:
+            raise converted_lead()
+        changes, locked = _written_values(org, obj, values, creating=False, system=system)
         if locked:
             raise not_writable(locked)
         now = org.clock.now()

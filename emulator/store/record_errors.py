@@ -35,3 +35,10 @@ def required_missing(fields: list[str]) -> SalesforceError:
 
 def entity_is_deleted() -> SalesforceError:
     return SalesforceError("ENTITY_IS_DELETED", "entity is deleted", [])
+
+
+def converted_lead() -> SalesforceError:
+    """A converted lead is read-only, and a second conversion is refused: ``CANNOT_UPDATE_CONVERTED_LEAD``
+    (SOAP API Developer Guide, "StatusCode"; the words real orgs answer, quoted in Apex errors as
+    ``CANNOT_UPDATE_CONVERTED_LEAD, cannot reference converted lead``)."""
+    return SalesforceError("CANNOT_UPDATE_CONVERTED_LEAD", "cannot reference converted lead", [])

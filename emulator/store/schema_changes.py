@@ -1,4 +1,4 @@
-"""Changing a live org's schema: a new custom object, a new custom field on any object.
+"""Changing a live org's schema: custom objects and fields created, updated, renamed and deleted.
 
 What a real org does when the Metadata API creates a component (Metadata API Developer Guide,
 "CustomObject" and "CustomField"; Object Reference, "Custom Objects"): a custom object gets
@@ -13,6 +13,14 @@ today), so the change lives in the store: the org gets a new :class:`~crmarena_s
 fork reading the table through its parent gets its own copy first), and the describe documents
 of every changed object are kept in the org's settings table so that
 :func:`~crmarena_sf.emulator.store.settings.saved_schema` gives them back when the org file is reopened.
+
+The Metadata API's ``updateMetadata``, ``renameMetadata`` and ``deleteMetadata`` change or remove
+what it created (Metadata API Developer Guide, "updateMetadata()", "renameMetadata()",
+"deleteMetadata()"): an update keeps the field's name and rewrites its describe (a new type
+converts the column's values, refused when they do not convert); a rename renames the column and
+the describe's field (and a lookup's entry in its parent's child relationships); a delete drops the
+column, or the object's table unless another object's lookup points at it. Only custom fields and
+objects change; standard ones are refused.
 """
 
 from __future__ import annotations
@@ -128,15 +136,21 @@ def _free_key_prefix(schema: Schema) -> str:
 
 def _replace(
     org: Org,
-    docs: dict[str, dict],
+    docs: dict[str, dict | None],
     *,
     new_tables: list[str] = (),
     new_columns: list[tuple[str, str]] = (),
+    statements: list[tuple[str, str]] = (),
 ) -> None:
-    """Install ``docs`` (complete describe documents) in the org: schema, tables, saved settings, caches."""
-    objects = {name: SObject.model_validate(doc) for name, doc in docs.items()}
-    schema = Schema([obj for obj in org.schema if obj.name not in objects] + list(objects.values()))
+    """Install ``docs`` (complete describe documents; None removes an object) in the org: schema,
+    tables, saved settings, caches. ``statements`` are ``(table, SQL)`` run first (a fork copies the
+    table it reads through its parent before)."""
+    objects = {name: SObject.model_validate(doc) for name, doc in docs.items() if doc is not None}
+    schema = Schema([obj for obj in org.schema if obj.name not in docs] + list(objects.values()))
     with org.lock, org.transaction():
+        for table, statement in statements:
+            org.before_write(table)
+            org.con.execute(statement)
         for name in new_tables:
             org.con.execute(create_table_sql(objects[name]))
         for table, column in new_columns:
@@ -147,5 +161,154 @@ def _replace(
         org.schema = schema
         for key in _CACHES_OF_THE_OLD_SCHEMA:
             org.cache.pop(key, None)
-        for name in dict.fromkeys([*new_tables, *(table for table, _ in new_columns)]):
-            org.notify(name, [], SCHEMA_GROWN)  # SOSL: the object joins (or is rebuilt in) an existing index
+        touched = [*new_tables, *(table for table, _ in new_columns), *(table for table, _ in statements)]
+        for name in dict.fromkeys(touched):
+            if name in objects:
+                org.notify(
+                    name, [], SCHEMA_GROWN
+                )  # SOSL: the object joins (or is rebuilt in) an existing index
+
+
+# ---------------------------------------------------------------------------- updates, renames, deletes
+def _custom_field(org: Org, object_name: str, field_name: str):
+    obj = org.schema.get(object_name)
+    found = obj.field(field_name) if obj is not None else None
+    if found is None or not found.custom:
+        raise SalesforceError(
+            "INVALID_CROSS_REFERENCE_KEY",
+            f"In field: fullName - no CustomField named {object_name}.{field_name} found",
+            [],
+        )
+    return obj, found
+
+
+def update_custom_field(org: Org, object_name: str, spec: dict[str, Any]) -> SObject:
+    """Rewrite custom field ``spec["name"]`` of ``object_name`` as ``spec`` describes it (same name)."""
+    obj, old = _custom_field(org, object_name, spec["name"])
+    described = expand_field(spec)
+    if described["referenceTo"] != list(old.referenceTo):
+        raise SalesforceError(
+            "FIELD_INTEGRITY_EXCEPTION", "Cannot change the object a lookup points at", ["referenceTo"]
+        )
+    changed: dict[str, dict] = {}
+    doc = _document(org, obj.name, changed)
+    doc["fields"] = [described if f["name"] == old.name else f for f in doc["fields"]]
+    new = SObject.model_validate(doc).field(old.name)
+    statements = []
+    if column_type(new) != column_type(old):
+        statements.append(
+            (
+                obj.name,
+                f"ALTER TABLE {quote(obj.name)} ALTER COLUMN {quote(old.name)} TYPE {column_type(new)}",
+            )
+        )
+    try:
+        _replace(org, changed, statements=statements)
+    except SalesforceError:
+        raise
+    except Exception:  # DuckDB could not convert a stored value to the new type
+        raise SalesforceError(
+            "FIELD_INTEGRITY_EXCEPTION",
+            f"Cannot change the type of {obj.name}.{old.name}: its values do not convert",
+            ["type"],
+        ) from None
+    return org.schema.get(obj.name)
+
+
+def update_custom_object(
+    org: Org, name: str, label: str | None, plural_label: str | None, name_label: str | None
+) -> SObject:
+    """Relabel custom object ``name`` (and its name field)."""
+    obj = org.schema.get(name)
+    if obj is None or not obj.custom:
+        raise SalesforceError(
+            "INVALID_CROSS_REFERENCE_KEY", f"In field: fullName - no CustomObject named {name} found", []
+        )
+    changed: dict[str, dict] = {}
+    doc = _document(org, obj.name, changed)
+    doc["label"] = label or doc["label"]
+    doc["labelPlural"] = plural_label or doc["labelPlural"]
+    if name_label:
+        for f in doc["fields"]:
+            if f.get("nameField"):
+                f["label"] = name_label
+    _replace(org, changed)
+    return org.schema.get(obj.name)
+
+
+def rename_custom_field(org: Org, object_name: str, old_name: str, new_name: str) -> SObject:
+    """Rename custom field ``old_name`` of ``object_name`` to ``new_name`` (``__c``), data kept."""
+    obj, old = _custom_field(org, object_name, old_name)
+    if (
+        not new_name.endswith("__c")
+        or not new_name[:-3].replace("_", "a").isalnum()
+        or not new_name.isascii()
+    ):
+        raise SalesforceError(
+            "FIELD_INTEGRITY_EXCEPTION", f"Invalid custom field name: {new_name}", ["fullName"]
+        )
+    if obj.field(new_name) is not None:
+        raise duplicate_name(f"There is already a field named {new_name} on {obj.label}.")
+    changed: dict[str, dict] = {}
+    doc = _document(org, obj.name, changed)
+    for f in doc["fields"]:
+        if f["name"] == old.name:
+            f["name"] = new_name
+    for target in old.referenceTo:
+        parent = _document(org, target, changed)
+        for rel in parent["childRelationships"]:
+            if rel["childSObject"] == obj.name and rel["field"] == old.name:
+                rel["field"] = new_name
+    statement = f"ALTER TABLE {quote(obj.name)} RENAME COLUMN {quote(old.name)} TO {quote(new_name)}"
+    _replace(org, changed, statements=[(obj.name, statement)])
+    return org.schema.get(obj.name)
+
+
+def delete_custom_field(org: Org, object_name: str, field_name: str) -> SObject:
+    """Remove custom field ``field_name`` from ``object_name``, its values with it."""
+    obj, old = _custom_field(org, object_name, field_name)
+    changed: dict[str, dict] = {}
+    doc = _document(org, obj.name, changed)
+    doc["fields"] = [f for f in doc["fields"] if f["name"] != old.name]
+    for target in old.referenceTo:
+        parent = _document(org, target, changed)
+        parent["childRelationships"] = [
+            r
+            for r in parent["childRelationships"]
+            if not (r["childSObject"] == obj.name and r["field"] == old.name)
+        ]
+    _replace(
+        org, changed, statements=[(obj.name, f"ALTER TABLE {quote(obj.name)} DROP COLUMN {quote(old.name)}")]
+    )
+    return org.schema.get(obj.name)
+
+
+def delete_custom_object(org: Org, name: str) -> None:
+    """Remove custom object ``name`` and its records; refused while another object's lookup points at it."""
+    obj = org.schema.get(name)
+    if obj is None or not obj.custom:
+        raise SalesforceError(
+            "INVALID_CROSS_REFERENCE_KEY", f"In field: fullName - no CustomObject named {name} found", []
+        )
+    referrers = sorted(
+        f"{other.name}.{f.name}"
+        for other in org.schema
+        if other.name != obj.name
+        for f in other.fields
+        if obj.name in f.referenceTo
+    )
+    if referrers:
+        raise SalesforceError(
+            "FIELD_INTEGRITY_EXCEPTION", f"{obj.name} is referenced by {', '.join(referrers)}", ["fullName"]
+        )
+    changed: dict[str, dict | None] = {}
+    for f in obj.fields:
+        for target in f.referenceTo:
+            if target == obj.name or org.schema.get(target) is None:
+                continue
+            parent = _document(org, target, changed)  # type: ignore[arg-type]
+            parent["childRelationships"] = [
+                r for r in parent["childRelationships"] if r["childSObject"] != obj.name
+            ]
+    changed[obj.name] = None
+    _replace(org, changed, statements=[(obj.name, f"DROP TABLE {quote(obj.name)}")])

@@ -2,7 +2,9 @@
 
 The admin user (the running user of every request), the standard profiles, the
 record types the metadata declares (Account's Person Account and Business Account),
-the standard price book (``IsStandard = true``), the Organization row and the user
+the standard price book (``IsStandard = true``), the lead statuses (LeadStatus, one converting
+a lead), each profile's own permission set with its object and field permissions and the admin's
+assignment to it (:mod:`crmarena_sf.emulator.store.profile_permissions`), the Organization row and the user
 licences of a Developer Edition org (two ``Salesforce`` licences, one used by the admin,
 and three ``Salesforce Platform`` ones). Ids are fixed,
 so every new org is identical. Objects missing from the schema are skipped.
@@ -16,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.store.derive import apply_defaults, derive
 from crmarena_sf.emulator.store.dml import write_rows
+from crmarena_sf.emulator.store.profile_permissions import missing_assignments, seed_profile_permission_sets
+from crmarena_sf.metadata.specs.lead_status import LEAD_STATUSES
 
 if TYPE_CHECKING:
     from crmarena_sf.emulator.store.org import Org
@@ -106,6 +110,19 @@ def seed_new_org(org: Org) -> None:
         "Pricebook2",
         {"Id": STANDARD_PRICEBOOK_ID, "Name": "Standard Price Book", "IsActive": True, "IsStandard": True},
     )
+    for number, (status, converted) in enumerate(LEAD_STATUSES, start=1):
+        _add(
+            org,
+            "LeadStatus",
+            {
+                "Id": ids.make_id("01J", number),
+                "MasterLabel": status,
+                "ApiName": status,
+                "SortOrder": number,
+                "IsDefault": number == 1,
+                "IsConverted": converted,
+            },
+        )
     for number, (name, key, total, used) in enumerate(USER_LICENSES, start=1):
         _add(
             org,
@@ -121,6 +138,12 @@ def seed_new_org(org: Org) -> None:
                 "Status": "Active",
             },
         )
+    seed_profile_permission_sets(org, lambda name, rows: _add_rows(org, name, rows))
+    _add_rows(
+        org,
+        "PermissionSetAssignment",
+        [{"Id": ids.make_id("0Pa", n), **row} for n, row in enumerate(missing_assignments(org), start=1)],
+    )
     org.refresh_counters()
 
 
@@ -143,25 +166,33 @@ def _add_record_type(org: Org, obj: SObject, rt: RecordTypeInfo, *, person_type:
 
 
 def _add(org: Org, object_name: str, values: dict[str, Any]) -> None:
+    _add_rows(org, object_name, [values])
+
+
+def _add_rows(org: Org, object_name: str, rows: list[dict[str, Any]]) -> None:
+    """Write new-org records of one object (each with its Id), stamped as made when the org was."""
     obj = org.schema.get(object_name)
-    if obj is None:
+    if obj is None or not rows:
         return
-    row = {}
-    for key, value in values.items():
-        f = obj.field(key)
-        if f is not None and not f.is_compound:
-            row[f.name] = value
-    apply_defaults(obj, row)
-    if obj.field("IsDeleted") is not None:
-        row["IsDeleted"] = False
-    for name in ("CreatedDate", "LastModifiedDate", "SystemModstamp"):
-        if obj.field(name) is not None:
-            row[name] = ORG_CREATED
-    for name in ("CreatedById", "LastModifiedById", "OwnerId"):
-        if obj.field(name) is not None:
-            row.setdefault(name, org.user_id)
-    derive(obj, row, None, ORG_CREATED)
-    write_rows(org, obj, [row])
+    stamped = []
+    for values in rows:
+        row = {}
+        for key, value in values.items():
+            f = obj.field(key)
+            if f is not None and not f.is_compound:
+                row[f.name] = value
+        apply_defaults(obj, row)
+        if obj.field("IsDeleted") is not None:
+            row["IsDeleted"] = False
+        for name in ("CreatedDate", "LastModifiedDate", "SystemModstamp"):
+            if obj.field(name) is not None:
+                row[name] = ORG_CREATED
+        for name in ("CreatedById", "LastModifiedById", "OwnerId"):
+            if obj.field(name) is not None:
+                row.setdefault(name, org.user_id)
+        derive(obj, row, None, ORG_CREATED)
+        stamped.append(row)
+    write_rows(org, obj, stamped)
 
 
 def add_record_types(org: Org, objects: list[SObject]) -> None:

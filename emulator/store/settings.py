@@ -50,11 +50,13 @@ def saved_schema(schema: Schema, saved: str | None) -> Schema:
         return schema
     docs = json.loads(saved)
     kept = [obj for obj in schema if obj.name not in docs]
-    return Schema(kept + [SObject.model_validate(doc) for doc in docs.values()])
+    # a null document is an object deleted through the Metadata API
+    return Schema(kept + [SObject.model_validate(doc) for doc in docs.values() if doc is not None])
 
 
-def save_documents(org: Org, docs: dict[str, dict]) -> None:
-    """Merge ``docs`` (complete describe documents) into the ones the org keeps (inside the caller's transaction)."""
+def save_documents(org: Org, docs: dict[str, dict | None]) -> None:
+    """Merge ``docs`` (complete describe documents, None for a deleted object) into the ones the org keeps
+    (inside the caller's transaction)."""
     org.before_write(META_TABLE)
     row = org.con.execute(f"SELECT value FROM {quote(META_TABLE)} WHERE key = ?", [SAVED_KEY]).fetchone()
     saved = json.loads(row[0]) if row else {}

@@ -18,6 +18,7 @@ from crmarena_sf.metadata.specs._common import (
     read_only,
 )
 from crmarena_sf.metadata.specs._sales import INDUSTRIES, LEAD_SOURCES, SALUTATIONS
+from crmarena_sf.metadata.specs.lead_status import LEAD_STATUSES
 
 SPEC = sobject(
     "Lead",
@@ -46,7 +47,7 @@ SPEC = sobject(
         read_only("PhotoUrl", "url", "Photo URL"),
         field("Description", "textarea", "Description", length=32000),
         field("LeadSource", "picklist", "Lead Source", values=LEAD_SOURCES),
-        field("Status", "picklist", "Status", values=["Open - Not Contacted", "Working - Contacted", "Closed - Converted", "Closed - Not Converted"], default="Open - Not Contacted", required=True),
+        field("Status", "picklist", "Status", values=[status for status, _ in LEAD_STATUSES], default=LEAD_STATUSES[0][0], required=True),
         field("Industry", "picklist", "Industry", values=INDUSTRIES),
         field("Rating", "picklist", "Rating", values=["Hot", "Warm", "Cold"]),
         field("AnnualRevenue", "currency", "Annual Revenue", precision=18, scale=0),

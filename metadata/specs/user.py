@@ -13,6 +13,7 @@ person name the org derives from FirstName and LastName. Users are never deleted
 ``deletable`` false): they are deactivated with IsActive.
 """
 
+from crmarena_sf.metadata import API_VERSION
 from crmarena_sf.metadata.spec import field, sobject
 from crmarena_sf.metadata.specs._common import (
     address_fields,
@@ -45,6 +46,10 @@ SPEC = sobject(
     deletable=False,
     undeletable=False,
     feedEnabled=True,
+    # REST API Developer Guide, "sObject Named Layouts": User's alternate layout, found through this list
+    namedLayoutInfos=[
+        {"name": "UserAlt", "urls": {"layout": f"/services/data/v{API_VERSION}/sobjects/User/describe/namedLayouts/UserAlt"}}
+    ],
     scopes=[("everything", "All users")],
     fields=[
         id_field("User ID"),

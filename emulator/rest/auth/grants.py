@@ -10,8 +10,10 @@ Bearer Flow for Server-to-Server Integration"); each failure is ``invalid_grant`
 ``invalid_client_id``) with its description.
 
 :class:`GrantPolicy` holds that state for one router. ``crmarena-sf serve`` makes it strict: it
-issues one refresh token at start (printed, with the sfdx auth URL that carries it) and checks
-JWTs against the certificates given with ``--jwt-cert``. In-process connections and the
+issues one refresh token at start (printed, with the sfdx auth URL that carries it), checks
+JWTs against the certificates given with ``--jwt-cert``, and takes password logins (SOAP
+``login()``, the OAuth username-password flow) only with the password it printed, the security
+token appended or not; anything else is ``INVALID_LOGIN`` / ``invalid_grant``. In-process connections and the
 ``responses`` mock keep the lenient policy, which takes any refresh token and any
 well-formed JWT: they are test doubles inside the caller's own process.
 """
@@ -45,16 +47,44 @@ class GrantRefused(ValueError):
 @dataclass
 class GrantPolicy:
     strict: bool = False
-    """False: any refresh token and any well-formed JWT log in (in-process connections, the mock)."""
+    """False: any refresh token, any well-formed JWT and any password log in (in-process connections, the mock)."""
     jwt_keys: list[Any] = field(default_factory=list)
     """Public keys of the connected app's certificates (``--jwt-cert``)."""
+    password: str = ""
+    """The password a strict policy's SOAP and OAuth password logins must send (serve prints it)."""
+    security_token: str = ""
+    """The security token a client may append to the password, as Salesforce clients do."""
     _refresh_tokens: dict[str, str | None] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
-    def for_server(cls, certificates: list[Path] | None = None) -> GrantPolicy:
-        """The strict policy of a served org, trusting JWTs signed for these PEM certificates."""
-        return cls(strict=True, jwt_keys=[load_certificate_key(path) for path in certificates or []])
+    def for_server(
+        cls,
+        certificates: list[Path] | None = None,
+        password: str | None = None,
+        security_token: str | None = None,
+    ) -> GrantPolicy:
+        """The strict policy of a served org, trusting JWTs signed for these PEM certificates and password
+        logins that send ``password`` (random when None), with or without ``security_token`` appended."""
+        return cls(
+            strict=True,
+            jwt_keys=[load_certificate_key(path) for path in certificates or []],
+            password=password if password is not None else secrets.token_urlsafe(12),
+            security_token=security_token if security_token is not None else secrets.token_hex(12),
+        )
+
+    def password_accepted(self, sent: str) -> bool:
+        """True when a password login may go on: any password unless strict; else the password, alone or
+        followed by the security token ("password and security token" concatenated, as the SOAP API's
+        ``login()`` and the OAuth username-password flow take them; Salesforce Help, "Reset Your Security
+        Token")."""
+        if not self.strict:
+            return True
+        given = sent.encode("utf-8")
+        return secrets.compare_digest(given, self.password.encode("utf-8")) or (
+            bool(self.security_token)
+            and secrets.compare_digest(given, (self.password + self.security_token).encode("utf-8"))
+        )
 
     def issue_refresh_token(self, user_id: str | None = None, token: str | None = None) -> str:
         """Register (or make) a refresh token for ``user_id`` (None: the admin user) and return it."""

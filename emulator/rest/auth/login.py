@@ -8,8 +8,12 @@ reads them with ``getElementsByTagName``); a refused login is HTTP 500 with the 
 answers ``{"access_token", "instance_url", "id", "token_type", "issued_at", "signature"}``, ``id``
 being the user's identity URL on the emulator; errors are
 ``{"error", "error_description"}`` (OAuth 2.0 token endpoint, Salesforce Help
-"OAuth 2.0 Username-Password Flow"). The emulator keeps no passwords: any non-empty
-username logs in as that user when the org has one, else as the admin user.
+"OAuth 2.0 Username-Password Flow"). A username names the org's user with that name; in
+process (and in the ``responses`` mock) any non-empty username and password log in, as that
+user or else the admin user, while ``crmarena-sf serve``'s strict grant policy takes only its
+users and the password it printed, with or without the security token appended
+(:mod:`crmarena_sf.emulator.rest.auth.grants`). The SOAP calls arrive through the partner
+API's entry point (:mod:`crmarena_sf.emulator.rest.partner.soap_api`).
 """
 
 from __future__ import annotations
@@ -38,23 +42,28 @@ INVALID_LOGIN = "Invalid username, password, security token; or user locked out.
 
 
 def handle(router: Router, request: Request) -> Response:
-    """Answer a SOAP login or logout, an OAuth token request or a token revocation."""
+    """Answer an OAuth token request or a token revocation (SOAP logins come through the partner API,
+    :mod:`crmarena_sf.emulator.rest.partner.soap_api`)."""
     if request.method != "POST":
         return _json(405, {"error": "invalid_request", "error_description": "must use HTTP POST"})
-    path = request.path.lower().rstrip("/")
-    if path.endswith("/oauth2/revoke"):
+    if request.path.lower().rstrip("/").endswith("/oauth2/revoke"):
         return revoke(router, request)
-    if "/oauth2/" in path:
-        return oauth_token(router, request)
-    if _is_logout(request):
-        return soap_logout(router, request)
-    return soap_login(router, request)
+    return oauth_token(router, request)
 
 
 # ---------------------------------------------------------------------------- users
 def _user(router: Router, username: str) -> OrgUser | None:
-    """The org's active user with ``username``, else the admin user (None when only known users may log in)."""
-    return login_user(router.org, username, known_users_only=router.known_users_only)
+    """The org's active user with ``username``, else the admin user (None when only known users may log in,
+    as a served org's strict grant policy asks)."""
+    known_only = router.known_users_only or router.grants.strict
+    return login_user(router.org, username, known_users_only=known_only)
+
+
+def _password_login(router: Router, username: str, password: str) -> OrgUser | None:
+    """The user a username-password login logs in, or None when it is refused."""
+    if not username or not password or not router.grants.password_accepted(password):
+        return None
+    return _user(router, username)
 
 
 # ---------------------------------------------------------------------------- SOAP
@@ -66,14 +75,10 @@ def soap_login(router: Router, request: Request) -> Response:
     try:
         fields = element_texts(request.body or b"<empty/>", ("username", "password"))
     except UnreadableEnvelope:
-        return _soap_fault("soapenv:Client", "INVALID_LOGIN", INVALID_LOGIN)
-    username = fields.get("username", "").strip()
-    password = fields.get("password", "")
-    if not username or not password:
-        return _soap_fault("sf:INVALID_LOGIN", "INVALID_LOGIN", INVALID_LOGIN)
-    user = _user(router, username)
+        return soap_fault("soapenv:Client", "INVALID_LOGIN", INVALID_LOGIN)
+    user = _password_login(router, fields.get("username", "").strip(), fields.get("password", ""))
     if user is None:
-        return _soap_fault("sf:INVALID_LOGIN", "INVALID_LOGIN", INVALID_LOGIN)
+        return soap_fault("sf:INVALID_LOGIN", "INVALID_LOGIN", INVALID_LOGIN)
     session_id = router.issue_session(user_id=user.id)
     instance = request.instance_url.rstrip("/")
     org_id = ORGANIZATION_ID
@@ -82,17 +87,7 @@ def soap_login(router: Router, request: Request) -> Response:
         "<passwordExpired>false</passwordExpired><sandbox>false</sandbox>"
         f"<serverUrl>{instance}/services/Soap/u/{version}/{org_id[:15]}</serverUrl>"
         f"<sessionId>{escape(session_id)}</sessionId><userId>{user.id}</userId>"
-        "<userInfo><accessibilityMode>false</accessibilityMode><currencySymbol>$</currencySymbol>"
-        "<orgAttachmentFileSizeLimit>5242880</orgAttachmentFileSizeLimit><orgDefaultCurrencyIsoCode>USD"
-        "</orgDefaultCurrencyIsoCode><orgDisallowHtmlAttachments>false</orgDisallowHtmlAttachments>"
-        "<orgHasPersonAccounts>true</orgHasPersonAccounts>"
-        f"<organizationId>{org_id}</organizationId><organizationMultiCurrency>false</organizationMultiCurrency>"
-        "<organizationName>CRMArena Shoes &amp; Clothings</organizationName>"
-        f'<profileId>{SYSTEM_ADMINISTRATOR_PROFILE_ID[:15]}</profileId><roleId xsi:nil="true"/><sessionSecondsValid>7200</sessionSecondsValid>'
-        f'<userDefaultCurrencyIsoCode xsi:nil="true"/><userEmail>{escape(user.email)}</userEmail>'
-        f"<userFullName>{escape(user.name)}</userFullName><userId>{user.id}</userId>"
-        f"<userLanguage>en_US</userLanguage><userLocale>en_US</userLocale><userName>{escape(user.username)}</userName>"
-        "<userTimeZone>GMT</userTimeZone><userType>Standard</userType><userUiSkin>Theme3</userUiSkin></userInfo>"
+        f"<userInfo>{user_info_xml(user)}</userInfo>"
     )
     body = (
         '<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope '
@@ -103,17 +98,44 @@ def soap_login(router: Router, request: Request) -> Response:
     return Response(200, Headers({"Content-Type": "text/xml;charset=UTF-8"}), body.encode("utf-8"))
 
 
-def _soap_fault(
+def user_info_xml(user: OrgUser) -> str:
+    """The children of a ``GetUserInfoResult`` (a login's ``userInfo``, ``getUserInfo()``'s result) for ``user``."""
+    org_id = ORGANIZATION_ID
+    return (
+        "<accessibilityMode>false</accessibilityMode><currencySymbol>$</currencySymbol>"
+        "<orgAttachmentFileSizeLimit>5242880</orgAttachmentFileSizeLimit><orgDefaultCurrencyIsoCode>USD"
+        "</orgDefaultCurrencyIsoCode><orgDisallowHtmlAttachments>false</orgDisallowHtmlAttachments>"
+        "<orgHasPersonAccounts>true</orgHasPersonAccounts>"
+        f"<organizationId>{org_id}</organizationId><organizationMultiCurrency>false</organizationMultiCurrency>"
+        "<organizationName>CRMArena Shoes &amp; Clothings</organizationName>"
+        f'<profileId>{SYSTEM_ADMINISTRATOR_PROFILE_ID[:15]}</profileId><roleId xsi:nil="true"/><sessionSecondsValid>7200</sessionSecondsValid>'
+        f'<userDefaultCurrencyIsoCode xsi:nil="true"/><userEmail>{escape(user.email)}</userEmail>'
+        f"<userFullName>{escape(user.name)}</userFullName><userId>{user.id}</userId>"
+        f"<userLanguage>en_US</userLanguage><userLocale>en_US</userLocale><userName>{escape(user.username)}</userName>"
+        "<userTimeZone>GMT</userTimeZone><userType>Standard</userType><userUiSkin>Theme3</userUiSkin>"
+    )
+
+
+def soap_fault(
     fault_code: str, exception_code: str, message: str, fault_type: str = "LoginFault"
 ) -> Response:
+    """A partner API fault (HTTP 500); without ``exception_code`` the bare fault of the SOAP engine
+    (an operation it does not know), with no ``detail``."""
+    if exception_code:
+        text = f"{exception_code}: {escape(message)}"
+        detail = (
+            f'<detail><sf:{fault_type} xsi:type="sf:{fault_type}">'
+            f"<sf:exceptionCode>{exception_code}</sf:exceptionCode><sf:exceptionMessage>{escape(message)}"
+            f"</sf:exceptionMessage></sf:{fault_type}></detail>"
+        )
+    else:
+        text, detail = escape(message), ""
     body = (
         '<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope '
         'xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:sf="urn:fault.partner.soap.sforce.com" '
         'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soapenv:Body><soapenv:Fault>'
-        f"<faultcode>{fault_code}</faultcode><faultstring>{exception_code}: {escape(message)}</faultstring>"
-        f'<detail><sf:{fault_type} xsi:type="sf:{fault_type}">'
-        f"<sf:exceptionCode>{exception_code}</sf:exceptionCode><sf:exceptionMessage>{escape(message)}"
-        f"</sf:exceptionMessage></sf:{fault_type}></detail></soapenv:Fault></soapenv:Body></soapenv:Envelope>"
+        f"<faultcode>{fault_code}</faultcode><faultstring>{text}</faultstring>"
+        f"{detail}</soapenv:Fault></soapenv:Body></soapenv:Envelope>"
     )
     return Response(500, Headers({"Content-Type": "text/xml;charset=UTF-8"}), body.encode("utf-8"))
 
@@ -132,7 +154,7 @@ def oauth_token(router: Router, request: Request) -> Response:
             return _json(
                 400, {"error": "invalid_client_id", "error_description": "client identifier invalid"}
             )
-        if not form.get("username") or not form.get("password"):
+        if _password_login(router, form.get("username") or "", form.get("password") or "") is None:
             return _json(400, {"error": "invalid_grant", "error_description": "authentication failure"})
         username = form["username"]
     elif grant == "client_credentials":
@@ -206,13 +228,6 @@ def revoke(router: Router, request: Request) -> Response:
 
 
 # ---------------------------------------------------------------------------- SOAP logout
-def _is_logout(request: Request) -> bool:
-    try:
-        return "logout" in element_texts(request.body or b"<empty/>", ("logout",))
-    except UnreadableEnvelope:
-        return False
-
-
 def soap_logout(router: Router, request: Request) -> Response:
     """The partner WSDL ``logout`` call: the SessionHeader's session ends (SOAP API Developer Guide, logout())."""
     try:
@@ -220,7 +235,7 @@ def soap_logout(router: Router, request: Request) -> Response:
     except UnreadableEnvelope:
         session_id = ""
     if not (router.end_session(session_id) or (router.accept_any_session and session_id)):
-        return _soap_fault(
+        return soap_fault(
             "sf:INVALID_SESSION_ID",
             "INVALID_SESSION_ID",
             "Invalid Session ID found in SessionHeader: Illegal Session",

@@ -264,6 +264,10 @@ def batches(call: RestCall, job_id: str) -> Response:
         return batch_info_list(infos, as_json)
     if job.state != "Open":
         raise BulkError("InvalidJobState", f"Job is not open: {job.state}")
+    if not call.request.body.strip():
+        # A real org refuses the batch outright and creates none (jsforce/jsforce#545 quotes its
+        # answer: "ClientInputError: Unable to find any data to create batch").
+        raise BulkError("ClientInputError", "Unable to find any data to create batch")
     batch = Batch(
         id=ids.make_id("751", next(_numbers)),
         job_id=job.id,

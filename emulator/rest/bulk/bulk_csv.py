@@ -32,13 +32,17 @@ class MalformedCsv(ValueError):
 def read_rows(data: bytes, delimiter: str) -> tuple[list[str], list[list[str]]]:
     """The header and the rows of uploaded CSV (a UTF-8 byte order mark is ignored).
 
+    A line whose cells are all empty (``,`` under a two-column header) is a record that sets no
+    field, and gets a result like any other (jsforce sends a record whose only values are in
+    columns the header lacks that way; a real org answers it REQUIRED_FIELD_MISSING for
+    Account); only a line without a single delimiter or character is skipped, as a blank line.
     A quote that is never closed, or text after a closing quote, is :class:`MalformedCsv`:
     the whole upload is refused rather than one value swallowing the rest of the file.
     """
     text = data.decode("utf-8-sig", errors="replace")
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=DELIMITERS.get(delimiter, ","), strict=True)
     try:
-        rows = [row for row in reader if row and any(cell != "" for cell in row)]
+        rows = [row for row in reader if row]
     except csv.Error as exc:
         raise MalformedCsv(_salesforce_wording(str(exc))) from None
     if not rows:

@@ -27,16 +27,18 @@ from crmarena_sf.emulator.rest.data import (
     describe,
     knowledge_actions,
     layouts,
+    list_views,
     parameterized_search,
     query,
     recent,
     record_count,
     replication,
     sobjects,
+    tabs,
     tree,
     versions,
 )
-from crmarena_sf.emulator.rest.schema_api import tooling
+from crmarena_sf.emulator.rest.schema_api import deploy_request, tooling
 from crmarena_sf.emulator.rest.transport.messages import Request, Response, error_response
 from crmarena_sf.emulator.rest.transport.resource import RestCall, Route, method_not_allowed
 
@@ -46,6 +48,7 @@ if TYPE_CHECKING:
 RESOURCES = (
     describe,
     layouts,
+    list_views,
     replication,
     sobjects,
     query,
@@ -59,7 +62,9 @@ RESOURCES = (
     bulk2,
     record_count,
     tooling,
+    deploy_request,
     knowledge_actions,
+    tabs,
 )
 """Modules exposing ``ROUTES``; their order decides which pattern wins when two match."""
 

@@ -5,6 +5,10 @@ HTTP 200 with one SaveResult per record, in request order: ``{"id", "success": t
 "errors": []}`` or ``{"success": false, "errors": [{"statusCode", "message", "fields"}]}``.
 With ``allOrNone`` one failure rolls back the request and every other record reports
 ``ALL_OR_NONE_OPERATION_ROLLED_BACK``. More than 200 records: 400 ``EXCEEDED_ID_LIMIT``.
+An upsert answers UpsertResults (SOAP API Developer Guide, "UpsertResult": ``created`` is one of
+their keys, failed or not): a record that failed itself says ``created: false``, a record rolled
+back by another's failure keeps the ``created`` its write had, as a real org answers (jsforce's
+integration tests against a scratch org read ``created: true`` there).
 """
 
 from __future__ import annotations
@@ -94,8 +98,22 @@ def _run(call: RestCall, count: int, all_or_none: bool, one) -> list[dict[str, A
             if all_or_none and any(not r["success"] for r in results):
                 raise _Rollback
     except _Rollback:
-        results = [r if not r["success"] else _failure(rolled_back()) for r in results]
+        results = [r if not r["success"] else _rolled_back_result(r) for r in results]
     return results
+
+
+def _rolled_back_result(result: dict[str, Any]) -> dict[str, Any]:
+    """A write undone by another record's failure: ALL_OR_NONE_OPERATION_ROLLED_BACK, an upsert's
+    ``created`` kept."""
+    failed = _failure(rolled_back())
+    if "created" in result:
+        failed["created"] = result["created"]
+    return failed
+
+
+def _upsert_result(result: dict[str, Any]) -> dict[str, Any]:
+    """An UpsertResult always says ``created``: false for a record that failed on its own."""
+    return result if "created" in result else {**result, "created": False}
 
 
 def _record_type(call: RestCall, record: Any):
@@ -250,8 +268,10 @@ def upsert(call: RestCall, name: str, field: str) -> Response:
         return _success(record_id, created=created)
 
     if all_or_none:
-        return json_response(200, _run(call, len(records), all_or_none, one))
-    return json_response(200, _upsert_together(call, obj, key, records, keys, repeated))
+        results = _run(call, len(records), all_or_none, one)
+    else:
+        results = _upsert_together(call, obj, key, records, keys, repeated)
+    return json_response(200, [_upsert_result(r) for r in results])
 
 
 def _upsert_together(

@@ -8,6 +8,14 @@ per object listing its editable and read-only fields in a two-column section, it
 relationships as related lists, and the "System Default" compact layout (the record's name).
 ``describe/layouts`` answers ``{"layouts", "recordTypeMappings", "recordTypeSelectorRequired"}``;
 ``describe/layouts/<recordTypeId>`` the one layout of that record type.
+
+"sObject Named Layouts" (resources_sobject_named_layouts.htm): ``describe/namedLayouts/<name>``
+answers an alternate layout the describe lists in ``namedLayoutInfos`` (User's ``UserAlt``), of
+the same shape as the object's page layout; any other name is 404 NOT_FOUND. "sObject
+ApprovalLayouts" (resources_sobject_approvallayouts.htm): ``describe/approvalLayouts`` lists the
+layouts of the object's approval processes, ``{"approvalLayouts": []}`` in an org without any
+(approval processes are not emulated), and ``describe/approvalLayouts/<process>`` of an unknown
+process is 404 NOT_FOUND.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ from typing import Any
 from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.errors import not_found
 from crmarena_sf.emulator.rest.data.describe import cached_json
-from crmarena_sf.emulator.rest.transport.messages import Response
+from crmarena_sf.emulator.rest.transport.messages import Response, json_response
 from crmarena_sf.emulator.rest.transport.resource import RestCall, Route
 from crmarena_sf.metadata.model import Field, SObject
 
@@ -221,9 +229,39 @@ def compact_layout(call: RestCall, name: str, which: str) -> Response:
     return cached_json(call, ("compactLayout", obj.name), lambda: _compact_layout(obj))
 
 
+def named_layout(call: RestCall, name: str, layout: str) -> Response:
+    """``GET sobjects/<Object>/describe/namedLayouts/<name>``: an alternate layout the describe names."""
+    obj = call.sobject(name)
+    named = {info.get("name", "").lower() for info in (obj.model_extra or {}).get("namedLayoutInfos") or []}
+    if layout.lower() not in named:
+        raise not_found()
+    return cached_json(call, ("namedLayout", obj.name, layout.lower()), lambda: _layout(call, obj))
+
+
+def approval_layouts(call: RestCall, name: str) -> Response:
+    """``GET sobjects/<Object>/describe/approvalLayouts``: none, as no approval process exists."""
+    call.sobject(name)
+    return json_response(200, {"approvalLayouts": []})
+
+
+def approval_layout(call: RestCall, name: str, process: str) -> Response:
+    """``GET sobjects/<Object>/describe/approvalLayouts/<process>``: an approval process the org lacks."""
+    call.sobject(name)
+    raise not_found()
+
+
 ROUTES = [
     Route(r"sobjects/(?P<name>[^/]+)/describe/layouts", GET=describe_layouts),
     Route(r"sobjects/(?P<name>[^/]+)/describe/layouts/(?P<record_type>[^/]+)", GET=record_type_layout),
     Route(r"sobjects/(?P<name>[^/]+)/describe/compactLayouts", GET=compact_layouts),
     Route(r"sobjects/(?P<name>[^/]+)/describe/compactLayouts/(?P<which>[^/]+)", GET=compact_layout),
+    Route(
+        r"sobjects/(?P<name>[^/]+)/describe/namedLayouts/(?P<layout>[^/]+)", GET=named_layout, read_only=True
+    ),
+    Route(r"sobjects/(?P<name>[^/]+)/describe/approvalLayouts", GET=approval_layouts, read_only=True),
+    Route(
+        r"sobjects/(?P<name>[^/]+)/describe/approvalLayouts/(?P<process>[^/]+)",
+        GET=approval_layout,
+        read_only=True,
+    ),
 ]

@@ -53,7 +53,13 @@ def run_query(call: RestCall, include_deleted: bool) -> Response:
 
 
 def query(call: RestCall) -> Response:
-    """``GET query?q=`` (``&columns=true``: the query's columns, see :mod:`crmarena_sf.emulator.rest.data.query_columns`)."""
+    """``GET query?q=`` (``&columns=true``: the query's columns, see :mod:`crmarena_sf.emulator.rest.data.query_columns`;
+    ``?explain=``: its plans, see :mod:`crmarena_sf.emulator.rest.data.explain`)."""
+    explained = call.request.param("explain")
+    if explained is not None and call.request.param("q") is None:
+        from crmarena_sf.emulator.rest.data.explain import explain
+
+        return explain(call, explained)
     if (call.request.param("columns") or "").lower() == "true":
         from crmarena_sf.emulator.rest.data.query_columns import columns_response
 
