@@ -265,14 +265,32 @@ def _refuse_tasks_without_params(tasks) -> None:
 
 
 def _check_endpoint(args) -> None:
-    """One request to the model endpoint before the first episode: it answers, and takes the key."""
+    """One request to the model endpoint before the first episode: it answers, and takes the key.
+
+    The agent's model, the judge (``--judge-model``) and the extraction step (``--extractor-model``)
+    all call the one endpoint (``--base-url``, else OpenAI's), so one check covers them all.
+    """
     from crmarena_sf.tasks.agents import LLM_AGENTS
     from crmarena_sf.tasks.agents.base import ModelEndpointError
     from crmarena_sf.tasks.agents.llm import ChatModel
 
-    model = args.model if args.agent in LLM_AGENTS else args.judge_model
-    if not model:
+    named = [
+        (option, model)
+        for option, model in (
+            ("--model", args.model if args.agent in LLM_AGENTS else None),
+            ("--judge-model", args.judge_model),
+            ("--extractor-model", args.extractor_model),
+        )
+        if model
+    ]
+    if not named:
         return
+    option, model = named[0]
+    if not args.base_url and not os.environ.get("OPENAI_API_KEY"):
+        raise CliError(
+            f"{option} needs an API key: set OPENAI_API_KEY, or give --base-url for an endpoint that needs "
+            "none (vLLM, Ollama ...)"
+        )
     try:
         ChatModel(model, args.base_url).check()
     except ModelEndpointError as exc:
@@ -317,8 +335,12 @@ def _agent_spec(args, AgentSpec):
         return AgentSpec(args.agent, options)
     if args.privacy_aware_prompt:
         raise CliError("--privacy-aware-prompt is for LLM agents (function-calling, react, act)")
-    if args.model or args.base_url:
-        raise CliError("--model and --base-url are for LLM agents (function-calling, react, act)")
+    if args.model:
+        raise CliError("--model is for LLM agents (function-calling, react, act)")
+    if args.base_url and not (args.judge_model or args.extractor_model):
+        raise CliError(
+            "--base-url is for LLM agents (function-calling, react, act), --judge-model and --extractor-model"
+        )
     return AgentSpec(args.agent)
 
 
