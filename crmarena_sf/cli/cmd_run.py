@@ -74,7 +74,11 @@ def register(subparsers) -> None:
     add_task_set_options(run, "without --tasks: ")
     run.add_argument("--limit", type=positive_int, metavar="K", help="run only the first K tasks")
     run.add_argument(
-        "--workers", type=positive_int, default=None, metavar="N", help="episodes at once (default 1)"
+        "--workers",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="episodes at once (default 1; the reference agent: 2 threads where there are 2 cores)",
     )
     run.add_argument(
         "--parallel",
@@ -137,7 +141,7 @@ def run_benchmark_command(args) -> int:
     _check_endpoint(args)
     if args.org is None and args.backend == "emulator":  # the suite's org: --suite's, or the task file's
         args.org = suite_org(args.suite or next((t.suite for t in tasks or () if t.suite), None))
-    workers, parallel = args.workers or 1, args.parallel or "threads"
+    workers, parallel = args.workers or _default_workers(args), args.parallel or "threads"
     # The org is resolved once: task building and (in this process) every episode's fork start from it.
     org = _resolve(args.org, progress=not args.quiet) if args.backend == "emulator" else None
     suite, per_task, seed = task_set_choice(args)
@@ -253,6 +257,18 @@ def _refuse_contradictions(args) -> None:
                 raise CliError(
                     f"{option} says which task set run builds, and --tasks gives the task set: give one of them"
                 )
+
+
+def _default_workers(args) -> int:
+    """Episodes at once without --workers: one, but two threads for the reference agent on two or more cores.
+
+    Its episodes are SOQL on private forks of one org, and DuckDB runs a query without Python's
+    lock, so a second thread runs a Pro suite in about two thirds of the time; an LLM agent's
+    endpoint may limit how many requests it takes, so those run one at a time unless told.
+    """
+    if args.agent == "reference" and args.ray is None and args.parallel != "processes":
+        return min(2, os.cpu_count() or 1)
+    return 1
 
 
 def _refuse_tasks_without_params(tasks) -> None:
