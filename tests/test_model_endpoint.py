@@ -1,6 +1,6 @@
 """A model endpoint that fails is not an agent's wrong answer (issue 25), through the CLI.
 
-Before the first episode ``run`` asks the endpoint once for its model list, with the key, and
+Before the first episode ``run`` asks the endpoint (the agent's, the judge's or the extractor's) once for its model list, with the key, and
 stops with one line naming the URL when nothing answers or the key is refused. An episode that
 ends on an endpoint failure after the client's retries is left unscored (cause
 ``model_endpoint``), named apart under the table, makes the run exit 1, and runs again on resume.
@@ -102,3 +102,53 @@ def test_episodes_the_endpoint_failed_are_not_scored_shown_apart_and_run_again(
     assert f"resuming: {total - 2} episodes from" in capsys.readouterr().err
     body = json.loads(out.read_text())
     assert "unscored" not in body and body["overall"] == 100.0 and sum(body["counts"].values()) == total
+
+
+def reference_args(task_file, org, out, *options):
+    return ["run", "--agent", "reference", "--tasks", str(task_file), "--org", str(org), "--out", str(out),
+            "--quiet", *options]  # fmt: skip
+
+
+@pytest.mark.parametrize("option", ["--extractor-model", "--judge-model"])
+def test_a_scoring_model_on_a_dead_endpoint_stops_the_run_before_the_first_episode(
+    option, task_file, tiny_dataset, tmp_path, capsys
+):
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    out = tmp_path / "results.json"
+    assert main(reference_args(task_file, tiny_dataset, out, option, "gpt-4o", "--base-url", url)) == 1
+    assert (
+        capsys.readouterr().err == f"crmarena-sf: cannot reach the model endpoint {url} (Connection error.)\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("option", ["--extractor-model", "--judge-model"])
+def test_a_scoring_model_without_a_key_or_endpoint_is_refused_in_one_line(
+    option, task_file, tiny_dataset, tmp_path, capsys, monkeypatch
+):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert main(reference_args(task_file, tiny_dataset, tmp_path / "r.json", option, "gpt-4o")) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"crmarena-sf: {option} needs an API key: set OPENAI_API_KEY, or give --base-url for an endpoint "
+        "that needs none (vLLM, Ollama ...)\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_extractor_model_whose_key_is_refused_stops_the_run(
+    task_file, tiny_dataset, tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-wrong")
+    with FakeLLM(gold_answers(task_file), api_key="sk-right") as llm:
+        options = ("--extractor-model", "x", "--base-url", llm.base_url)
+        assert main(reference_args(task_file, tiny_dataset, tmp_path / "r.json", *options)) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"crmarena-sf: the model endpoint {llm.base_url} refused the API key (HTTP 401: ")
+    assert llm.requests == [] and list(tmp_path.iterdir()) == []
+
+
+def test_base_url_without_any_model_to_send_to_it_is_refused(task_file, tiny_dataset, tmp_path, capsys):
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    assert main(reference_args(task_file, tiny_dataset, tmp_path / "r.json", "--base-url", url)) == 2
+    assert "--base-url is for LLM agents" in capsys.readouterr().err

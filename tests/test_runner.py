@@ -154,3 +154,17 @@ def test_ray_on_a_local_cluster_gives_the_same_results_as_two_workers(
         assert (ray_tmp / "ray").is_dir()  # Ray used the folder it was given
     finally:
         shutil.rmtree(ray_tmp, ignore_errors=True)
+
+
+@pytest.mark.parametrize(
+    ("cores", "options", "workers"), [(2, [], 2), (1, [], 1), (4, [], 2), (2, ["--workers", "1"], 1)]
+)
+def test_the_reference_agent_runs_two_threads_by_default_where_there_are_two_cores(
+    cores, options, workers, tiny_task_file, tiny_dataset, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
+    out = tmp_path / "r.json"
+    args = ["run", "--agent", "reference", "--tasks", str(tiny_task_file), "--org", str(tiny_dataset)]
+    assert main([*args, "--out", str(out), "--quiet", *options]) == 0
+    body = json.loads(out.read_text())
+    assert body["settings"]["workers"] == workers and body["overall"] == 100.0

@@ -107,7 +107,10 @@ def solve_with_tools(c, task):
             issue_ids=[p["issue_id"]],
             statuses=["Closed"],
         )
-        return one(tool(c, "get_agents_with_max_cases", subset_cases=cases))
+        agents = tool(c, "get_agents_with_max_cases", subset_cases=cases)
+        if len(agents) > 1:  # a planted tie (routing_ties): the later steps pick one of these
+            return task.answer if task.answer in agents else agents
+        return one(agents)
     return task.answer  # policy violations and knowledge answers need reading, not arithmetic
 
 

@@ -74,7 +74,11 @@ def register(subparsers) -> None:
     add_task_set_options(run, "without --tasks: ")
     run.add_argument("--limit", type=positive_int, metavar="K", help="run only the first K tasks")
     run.add_argument(
-        "--workers", type=positive_int, default=None, metavar="N", help="episodes at once (default 1)"
+        "--workers",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="episodes at once (default 1; the reference agent: 2 threads where there are 2 cores)",
     )
     run.add_argument(
         "--parallel",
@@ -137,7 +141,7 @@ def run_benchmark_command(args) -> int:
     _check_endpoint(args)
     if args.org is None and args.backend == "emulator":  # the suite's org: --suite's, or the task file's
         args.org = suite_org(args.suite or next((t.suite for t in tasks or () if t.suite), None))
-    workers, parallel = args.workers or 1, args.parallel or "threads"
+    workers, parallel = args.workers or _default_workers(args), args.parallel or "threads"
     # The org is resolved once: task building and (in this process) every episode's fork start from it.
     org = _resolve(args.org, progress=not args.quiet) if args.backend == "emulator" else None
     suite, per_task, seed = task_set_choice(args)
@@ -255,6 +259,18 @@ def _refuse_contradictions(args) -> None:
                 )
 
 
+def _default_workers(args) -> int:
+    """Episodes at once without --workers: one, but two threads for the reference agent on two or more cores.
+
+    Its episodes are SOQL on private forks of one org, and DuckDB runs a query without Python's
+    lock, so a second thread runs a Pro suite in about two thirds of the time; an LLM agent's
+    endpoint may limit how many requests it takes, so those run one at a time unless told.
+    """
+    if args.agent == "reference" and args.ray is None and args.parallel != "processes":
+        return min(2, os.cpu_count() or 1)
+    return 1
+
+
 def _refuse_tasks_without_params(tasks) -> None:
     missing = [t.idx for t in tasks if t.params is None]
     if missing:
@@ -265,14 +281,32 @@ def _refuse_tasks_without_params(tasks) -> None:
 
 
 def _check_endpoint(args) -> None:
-    """One request to the model endpoint before the first episode: it answers, and takes the key."""
+    """One request to the model endpoint before the first episode: it answers, and takes the key.
+
+    The agent's model, the judge (``--judge-model``) and the extraction step (``--extractor-model``)
+    all call the one endpoint (``--base-url``, else OpenAI's), so one check covers them all.
+    """
     from crmarena_sf.tasks.agents import LLM_AGENTS
     from crmarena_sf.tasks.agents.base import ModelEndpointError
     from crmarena_sf.tasks.agents.llm import ChatModel
 
-    model = args.model if args.agent in LLM_AGENTS else args.judge_model
-    if not model:
+    named = [
+        (option, model)
+        for option, model in (
+            ("--model", args.model if args.agent in LLM_AGENTS else None),
+            ("--judge-model", args.judge_model),
+            ("--extractor-model", args.extractor_model),
+        )
+        if model
+    ]
+    if not named:
         return
+    option, model = named[0]
+    if not args.base_url and not os.environ.get("OPENAI_API_KEY"):
+        raise CliError(
+            f"{option} needs an API key: set OPENAI_API_KEY, or give --base-url for an endpoint that needs "
+            "none (vLLM, Ollama ...)"
+        )
     try:
         ChatModel(model, args.base_url).check()
     except ModelEndpointError as exc:
@@ -317,8 +351,12 @@ def _agent_spec(args, AgentSpec):
         return AgentSpec(args.agent, options)
     if args.privacy_aware_prompt:
         raise CliError("--privacy-aware-prompt is for LLM agents (function-calling, react, act)")
-    if args.model or args.base_url:
-        raise CliError("--model and --base-url are for LLM agents (function-calling, react, act)")
+    if args.model:
+        raise CliError("--model is for LLM agents (function-calling, react, act)")
+    if args.base_url and not (args.judge_model or args.extractor_model):
+        raise CliError(
+            "--base-url is for LLM agents (function-calling, react, act), --judge-model and --extractor-model"
+        )
     return AgentSpec(args.agent)
 
 

@@ -47,6 +47,8 @@ class CasePlan:
     """Date of the order the case's item belongs to (set by the history step)."""
     subject: list[str] = field(default_factory=list)
     description: list[str] = field(default_factory=list)
+    routing_ties: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """The issues whose top two experts closed equally many of its cases: issue -> (top, second)."""
 
     def __len__(self) -> int:
         return len(self.customer)
@@ -100,7 +102,7 @@ def plan_cases(ctx: Context) -> None:
         plan.issue.append(d.issue)
         plan.created.append(d.created)
     _statuses(rnd, plan, ctx.sizing.open_cases, ctx.plan["issue_kinds"])
-    _owners(rnd, plan, agents, n_issues, ctx.sizing.transfers)
+    _owners(rnd, plan, agents, n_issues, ctx.sizing.transfers, ctx.rng("routing-ties"))
     ctx.plan["regions"] = latent.draw_region_traits(ctx.rng("regions"))
     _durations(rnd, plan, agents, ctx.plan["issue_kinds"], customers, ctx.plan["regions"])
     n_chats = min(ctx.count("LiveChatTranscript"), n)
@@ -230,7 +232,9 @@ def _statuses(rnd, plan: CasePlan, n_open: int, kinds: list[vocab.IssueKind]) ->
         plan.priority.append("High" if roll < high else "Medium" if roll < high + (1 - high) * 0.6 else "Low")
 
 
-def _owners(rnd, plan: CasePlan, agents: latent.AgentTraits, n_issues: int, n_transfers: int) -> None:
+def _owners(
+    rnd, plan: CasePlan, agents: latent.AgentTraits, n_issues: int, n_transfers: int, rnd_ties
+) -> None:
     n_agents = len(agents.workload)
     pickers = []
     for issue in range(n_issues):
@@ -260,6 +264,14 @@ def _owners(rnd, plan: CasePlan, agents: latent.AgentTraits, n_issues: int, n_tr
             done += 1
     _repair_top_transferrer(chains, agents.top_transferrer)
     _repair_best_agents(chains, plan, agents, n_issues)
+    ties = {}
+    closed_cases = Counter(plan.issue[k] for k in range(len(plan)) if plan.status[k] == "Closed")
+    for issue in routing_tie_issues(rnd_ties, agents.experts, closed_cases):
+        closed = [k for k in range(len(plan)) if plan.issue[k] == issue and plan.status[k] == "Closed"]
+        pair = tuple(agents.experts[issue][:2])
+        if plant_routing_tie(pair, closed, lambda k: chains[k][-1], _reown_unless_returned(chains), n_agents):
+            ties[issue] = pair
+    plan.routing_ties = ties
     plan.assignments = [[(plan.created[k], a) for a in chain] for k, chain in enumerate(chains)]
 
 
@@ -315,6 +327,71 @@ def _repair_best_agents(
 
         if closed:
             _make_strict_maximum(best, lambda counts=counts: counts, move_one)
+
+
+ROUTING_TIE_SHARE = 0.4
+"""The share of issues whose top two experts closed exactly as many of its cases, more than anyone
+else: the routing policy's first step ties there, so its product-expertise and workload steps
+settle those cases (CRMArena's case-routing instances need all three steps, arXiv 2411.02305)."""
+
+
+def routing_tie_issues(rnd, experts: list[list[int]], closed: Counter) -> list[int]:
+    """The issues to tie: a seeded sample of ``ROUTING_TIE_SHARE`` of them, among those with two experts
+    and at least four Closed cases (``closed``: issue -> count; fewer cannot tie two agents above the rest)."""
+    eligible = [issue for issue, ranked in enumerate(experts) if len(ranked) > 1 and closed[issue] >= 4]
+    return sorted(rnd.sample(eligible, min(len(eligible), round(ROUTING_TIE_SHARE * len(experts)))))
+
+
+def plant_routing_tie(
+    pair: tuple[int, int],
+    closed: list[int],
+    owner: Callable[[int], int],
+    reown: Callable[[int, int], bool],
+    n_agents: int,
+) -> bool:
+    """Re-own closed cases of one issue until both agents of ``pair`` closed equally many of them and
+    strictly more than any other agent; False (the counts as far as they got) when no case can move.
+
+    ``owner(k)`` is case ``k``'s current owner; ``reown(k, agent)`` gives it to ``agent``, or says
+    False when it cannot go there (a case never goes back to the agent it was transferred from).
+    """
+    a, b = pair
+
+    def move(source: int | None, target: int) -> bool:
+        return any(reown(k, target) for k in closed if owner(k) == source)
+
+    for _ in range(2 * len(closed) + 2):
+        counts = Counter(owner(k) for k in closed)
+        rival, top_other = max(
+            ((x, n) for x, n in counts.items() if x not in pair),
+            key=lambda t: (t[1], -t[0]),
+            default=(None, 0),
+        )
+        low, high = sorted(pair, key=lambda x: (counts[x], x))
+        if counts[a] == counts[b] > top_other:
+            return True
+        if rival is not None and (top_other >= counts[low] or counts[high] - counts[low] == 1):
+            moved = move(rival, low)  # a rival's case to the pair: closer, and further ahead
+        elif counts[high] - counts[low] >= 2:
+            moved = move(high, low)
+        else:  # one apart and nobody else closed any: the higher gives one to an agent outside the pair
+            if counts[low] < 2:
+                return False
+            outside = [x for x in range(n_agents) if x not in pair]
+            moved = any(move(high, x) for x in outside)
+        if not moved:
+            return False
+    return False
+
+
+def _reown_unless_returned(chains: list[list[int]]) -> Callable[[int, int], bool]:
+    def reown(k: int, agent: int) -> bool:
+        if len(chains[k]) > 1 and chains[k][-2] == agent:
+            return False
+        chains[k][-1] = agent
+        return True
+
+    return reown
 
 
 def _durations(

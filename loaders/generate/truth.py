@@ -51,6 +51,9 @@ def latent_truth(ctx: Context) -> dict[str, Any]:
         },
         "issues": {issues[i]: kind.name for i, kind in enumerate(ctx.plan["issue_kinds"])},
         "best_agent_by_issue": {issues[i]: agents.ids[ranked[0]] for i, ranked in enumerate(traits.experts)},
+        "routing_ties": {
+            issues[i]: [agents.ids[a] for a in pair] for i, pair in sorted(cases.routing_ties.items())
+        },
         "agent_expertise": dict(sorted(expertise.items())),
         "agent_speed": {agents.ids[a]: round(s, 4) for a, s in enumerate(traits.speed)},
         "transfer_propensity": {agents.ids[a]: round(p, 4) for a, p in enumerate(traits.transfer_propensity)},

@@ -10,7 +10,9 @@ few random draws that would blur a planted answer are repaired:
 - the first owner is drawn by workload and expertise: an issue's experts (and a product
   category's expert) get more of its cases; transfers come from agents with a high
   ``agent_transfer_propensity`` (transfer count); each issue's top expert strictly closed the
-  most cases of it (case routing, repaired);
+  most cases of it (case routing, repaired), except in a seeded share of issues
+  (:data:`crmarena_sf.loaders.generate.cases.ROUTING_TIE_SHARE`) where the top two experts closed
+  equally many, more than anyone else (``agent_routing_ties``: routing's later steps decide);
 - closure time is the issue's typical hours times the final owner's ``agent_speed``, less for
   expertise, times the customer state's ``state_closure_factor`` (handle time, best region);
   the planted fastest state strictly has the lowest mean closure time (repaired).
@@ -26,6 +28,7 @@ import datetime as dt
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from crmarena_sf.loaders.generate.cases import plant_routing_tie, routing_tie_issues
 from crmarena_sf.loaders.generate.context import Context
 from crmarena_sf.loaders.generate.rng import Weighted
 from crmarena_sf.loaders.pro import latent
@@ -55,6 +58,8 @@ class Cases:
     subject: list[str] = field(default_factory=list)
     description: list[str] = field(default_factory=list)
     ids: list[str] = field(default_factory=list)
+    routing_ties: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """The issues whose top two experts closed equally many of its cases: issue -> (top, second)."""
 
     def __len__(self) -> int:
         return len(self.product)
@@ -281,6 +286,20 @@ def _owners(ctx: Context, rnd, cases: Cases) -> None:
             chains[close][-1] = best
             cases.status[close], cases.status[reopen] = "Closed", "Working"
             closed = [c for c in closed if c != reopen] + [close]
+
+    # A seeded share of issues ties its top two experts instead (case routing's later steps).
+    def reown(c: int, agent: int) -> bool:
+        if agent in chains[c][:-1]:
+            return False
+        chains[c][-1] = agent
+        return True
+
+    closed_cases = Counter(cases.issue[c] for c in range(len(cases)) if cases.status[c] == "Closed")
+    for issue in routing_tie_issues(ctx.rng("pro-routing-ties"), traits.experts, closed_cases):
+        closed = [c for c in range(len(cases)) if cases.issue[c] == issue and cases.status[c] == "Closed"]
+        pair = tuple(traits.experts[issue][:2])
+        if plant_routing_tie(pair, closed, lambda c: chains[c][-1], reown, n_agents):
+            cases.routing_ties[issue] = pair
     cases.owners = [[(cases.created[c], a) for a in chain] for c, chain in enumerate(chains)]
 
 

@@ -88,10 +88,14 @@ VARIABLES: dict[str, tuple[str, tuple[str, ...]]] = {
     "agent_transfer_propensity": ("how likely an agent is to pass a case on", ("transfer_count",)),
     "agent_top_transferrer": ("the agent most prone to pass cases on", ("transfer_count",)),
     "agent_issue_expertise": (
-        "per issue, its experts (the first closed the most of its cases)",
+        "per issue, its experts (the first closed the most of its cases; as many as the second in agent_routing_ties)",
         ("case_routing",),
     ),
     "agent_product_expertise": ("per product category, the agent who knows it best", ("case_routing",)),
+    "agent_routing_ties": (
+        "issues whose top two experts closed equally many of its cases, more than anyone else",
+        ("case_routing",),
+    ),
     "state_closure_factor": (
         "multiplier on closure time for customers of each state",
         ("best_region_identification",),
@@ -269,6 +273,9 @@ def latent_truth(ctx: Context) -> dict[str, Any]:
         },
         "agent_product_expertise": {
             domain.categories[c]: staff.agent_id(a) for c, a in enumerate(agents.product_experts)
+        },
+        "agent_routing_ties": {
+            issues[i]: [staff.agent_id(a) for a in pair] for i, pair in sorted(cases.routing_ties.items())
         },
         "state_closure_factor": dict(sorted(ctx.plan["state_factor"].items())),
         "fastest_state": ctx.plan["fastest_state"],

@@ -11,6 +11,15 @@ Gold follows the policy text, each step only among the agents tied at the previo
 
 Agents with no case at a step count 0 there. The org is counted as it is, the shown case
 included. Every instance's answer is settled by one of the steps (never a tie).
+
+Which step settles an instance is planted: the generators (default and Pro orgs) make each
+issue's top expert strictly close the most of its cases, except in a seeded share of the issues
+(:data:`crmarena_sf.loaders.generate.cases.ROUTING_TIE_SHARE`, two in five, drawn from the org's
+seed) where the top two experts closed exactly as many, more than anyone else (the manifest's
+``routing_ties`` / ``agent_routing_ties``). A case of such an issue is settled by product
+expertise, or by workload when the two closed equally many cases about its product too
+(mostly none). Cases are drawn for the instances in proportion to their issues, so about as
+large a share of instances as of cases falls on a tied issue.
 """
 
 from __future__ import annotations
