@@ -58,3 +58,29 @@ def test_a_write_is_ranked_at_once_in_the_org_that_wrote_only(tiny_org, fork):
         assert sosl.search(second, text)["searchRecords"] == after  # a fork reads its parent's state
     finally:
         second.close()
+
+
+def test_a_limited_search_of_one_word_answers_the_head_of_the_full_ranking(fork):
+    """A word's best n (the matcher ranks only the records that can reach them) are the first n of its
+    whole ranking, in the same order: BM25 score first, the smaller Id among equal scores. The word is
+    put in names (weighted) and descriptions, once and several times, in texts of equal and different
+    lengths, so scores tie within and across these groups."""
+    for i in range(24):
+        words = ["jacket"] * (1 + i % 3) + ["warm", "coat", "layer"][: i % 4]
+        if i % 2:
+            fork.insert("Product2", {"Name": f"Item {i % 5}", "Description": " ".join(words)})
+        else:
+            fork.insert("Product2", {"Name": " ".join(words)})
+    clear_rankings()
+    whole = [r["Id"] for r in sosl.search(fork, "FIND {jacket} RETURNING Product2(Id)")["searchRecords"]]
+    assert len(whole) > 24
+    for n in (1, 2, 7, 13, 24, len(whole) - 1):
+        clear_rankings()
+        text = f"FIND {{jacket}} RETURNING Product2(Id LIMIT {n})"
+        head = [r["Id"] for r in sosl.search(fork, text)["searchRecords"]]
+        assert head == whole[:n], n
+        assert [r["Id"] for r in sosl.search(fork, text)["searchRecords"]] == head  # the kept head
+        # a wider search after the kept head ranks anew rather than answering the head alone
+        assert [
+            r["Id"] for r in sosl.search(fork, "FIND {jacket} RETURNING Product2(Id)")["searchRecords"]
+        ] == whole

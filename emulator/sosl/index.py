@@ -53,6 +53,7 @@ from crmarena_sf.emulator.sosl.text import (
     token_list_sql,
     tokens,
 )
+from crmarena_sf.emulator.store import parsed
 from crmarena_sf.emulator.store.ddl import quote
 from crmarena_sf.emulator.store.events import (
     DELETE,
@@ -309,9 +310,12 @@ def _note(org: Org, object_name: str, record_ids: list[str]) -> None:
             )
         else:
             org.con.execute(f"CREATE TABLE {PENDING_TABLE} (object VARCHAR, record_id VARCHAR)")
-    org.con.execute(
-        f"INSERT INTO {PENDING_TABLE} SELECT ?, unnest(?::VARCHAR[])", [object_name, list(record_ids)]
-    )
+    if len(record_ids) == 1:  # a REST write: the short statement, parsed once
+        parsed.execute(org.con, f"INSERT INTO {PENDING_TABLE} VALUES (?, ?)", [object_name, record_ids[0]])
+    else:
+        org.con.execute(
+            f"INSERT INTO {PENDING_TABLE} SELECT ?, unnest(?::VARCHAR[])", [object_name, list(record_ids)]
+        )
     org.cache[PENDING_KEY] = True
 
 

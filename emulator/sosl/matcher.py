@@ -111,6 +111,12 @@ def match_objects(
             _remember_ranked(org, plan, [])
             continue
         compiled = plan.compiled
+        limit = wanted.get(plan.obj.name)
+        best = _best_of_one_word(compiled, per_leaf, plan, limit)
+        if best is not None:
+            out[plan.obj.name], complete = best
+            _remember_ranked(org, plan, out[plan.obj.name], complete)
+            continue
         ranked = _rank(compiled, per_leaf, compiled.strict, plan)
         if not ranked and compiled.loose is not None:
             ranked = _rank(compiled, per_leaf, compiled.loose, plan)
@@ -166,11 +172,12 @@ def _ranked_before(
     return ids
 
 
-def _remember_ranked(org: Org, plan: _Plan, ids: list[str]) -> None:
+def _remember_ranked(org: Org, plan: _Plan, ids: list[str], complete: bool = True) -> None:
+    """Keep ``ids``, the best of the ranking (all of it when ``complete``), for later searches."""
     key = _ranking_key(org, plan.obj, plan.fields, plan.compiled)
     if key is None:
         return
-    kept = (ids[:RANKING_KEPT], len(ids) <= RANKING_KEPT)
+    kept = (ids[:RANKING_KEPT], complete and len(ids) <= RANKING_KEPT)
     with _ranked_lock:
         _ranked[key] = kept
         while len(_ranked) > MAX_RANKINGS:
@@ -220,6 +227,47 @@ def _rank(
                 score += idf[i] * tf * (K1 + 1) / (tf + norm)
         out.append((-score * held / len(positive), record_id))
     return out
+
+
+def _best_of_one_word(
+    compiled: _Compiled, counts: list[dict[str, float]], plan: _Plan, limit: int | None
+) -> tuple[list[str], bool] | None:
+    """The ``limit`` best matches of a term with one scoring leaf (``FIND {jacket}``), in :func:`_rank`'s
+    order, and whether they are all the matches; None when the term has more (then :func:`_rank`).
+
+    Such a record's score depends only on its weighted occurrences and its length, so records
+    sharing both share a score: each distinct pair is scored once (a common word's thousand
+    matches have a few dozen), the scores are sorted, and only the records of the best scores
+    are sorted by Id (the tie-break) until ``limit`` are taken. Equal scores of different pairs
+    fall into one group, so the order is exactly that of sorting every (-score, Id).
+    """
+    if limit is None or len(compiled.positive) != 1 or compiled.strict.shape is None:
+        return None
+    occurrences = counts[compiled.positive[0]]
+    if len(occurrences) <= limit:
+        return None
+    lengths, n_docs, avg_len = plan.lengths, plan.n_docs, plan.avg_len
+    groups: dict[tuple[float, float], list[str]] = {}
+    for record_id, tf in occurrences.items():
+        key = (tf, lengths.get(record_id, avg_len))
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [record_id]
+        else:
+            group.append(record_id)
+    matched = len(occurrences)
+    idf = math.log(1 + (n_docs - matched + 0.5) / (matched + 0.5))
+    by_score: dict[float, list[str]] = {}
+    for (tf, length), ids in groups.items():
+        norm = K1 * (1 - B + B * length / avg_len) if avg_len else K1
+        score = -(idf * tf * (K1 + 1) / (tf + norm))  # _rank's float, term by term
+        by_score.setdefault(score, []).extend(ids)
+    best: list[str] = []
+    for score in sorted(by_score):
+        best.extend(sorted(by_score[score]))
+        if len(best) >= limit:
+            break
+    return best[:limit], False
 
 
 # ---------------------------------------------------------------------------- compiling the term

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.errors import SalesforceError, no_such_column, not_found
-from crmarena_sf.emulator.store import deletion, price_books, unique_fields
+from crmarena_sf.emulator.store import deletion, parsed, price_books, unique_fields
 from crmarena_sf.emulator.store.coerce import check_computed_numbers, coerce
 from crmarena_sf.emulator.store.ddl import column_type, quote
 from crmarena_sf.emulator.store.derive import apply_defaults, derive, is_person_account_type, stamp_modified
@@ -296,7 +296,8 @@ def write_rows(org: Org, obj: SObject, rows: list[dict[str, Any]]) -> None:
     columns = ", ".join(quote(f.name) for f in fields)
     if len(rows) == 1:
         values = ", ".join(f"?::{column_type(f)}" for f in fields)
-        org.con.execute(
+        parsed.execute(
+            org.con,
             f"INSERT INTO {quote(obj.name)} ({columns}) VALUES ({values})",
             [rows[0].get(f.name) for f in fields],
         )
@@ -343,7 +344,7 @@ def fetch_row(org: Org, obj: SObject, record_id: str) -> dict[str, Any] | None:
     canonical = ids.normalize(record_id) if isinstance(record_id, str) else None
     if canonical is None or not canonical.startswith(obj.keyPrefix or "\0"):
         return None
-    cursor = org.con.execute(f'SELECT * FROM {org.table_sql(obj.name)} WHERE "Id" = ?', [canonical])
+    cursor = parsed.execute(org.con, f'SELECT * FROM {org.table_sql(obj.name)} WHERE "Id" = ?', [canonical])
     row = cursor.fetchone()
     if row is None:
         return None
@@ -444,7 +445,8 @@ def update(
         with org.transaction():
             org.before_write(obj.name)
             assignments = ", ".join(f"{quote(f.name)} = ?::{column_type(f)}" for f in columns)
-            org.con.execute(
+            parsed.execute(
+                org.con,
                 f'UPDATE {quote(obj.name)} SET {assignments} WHERE "Id" = ?',
                 [merged[f.name] for f in columns] + [current["Id"]],
             )
