@@ -185,9 +185,12 @@ def test_cli_serve_http_random_session_and_bad_org():
         assert printed["certificate"].startswith("none") and len(printed["session_id"]) > 40
         unauthorized = requests.get(f"{printed['instance_url']}/services/data/v62.0/limits")
         assert unauthorized.status_code == 401
-    finally:
         process.send_signal(signal.SIGINT)
-        process.wait(timeout=20)
+        assert process.wait(timeout=20) == 0
+    finally:
+        if process.poll() is None:  # a server that did not stop never outlives its test
+            process.kill()
+            process.wait()
     bad = subprocess.run(
         [sys.executable, "-m", "crmarena_sf.cli.main", "serve", "--org", "/no/such/org.duckdb"],
         capture_output=True,
