@@ -1,8 +1,8 @@
 """End to end: ``crmarena-sf push`` of the ``tiny`` dataset into ``crmarena-sf serve --org standard`` over
 HTTPS, through the same HTTP path a real org would see (SALESFORCE_INSTANCE_URL, SALESFORCE_SESSION_ID,
 REQUESTS_CA_BUNDLE). The new org starts without CRMArena's schema and ends with it; a second push
-changes nothing; every record is there exactly once; CRMArena's queries (reference crmarena.md §5)
-and every gold answer of the benchmark tasks equal the directly loaded org's once Ids are mapped;
+changes nothing; every record is there exactly once; CRMArena's queries (the tool functions of
+https://github.com/SalesforceAIResearch/CRMArena, crm_sandbox/env/functions.py) and every gold answer of the benchmark tasks equal the directly loaded org's once Ids are mapped;
 ``--teardown`` removes exactly what the push loaded."""
 
 from __future__ import annotations
