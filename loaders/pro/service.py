@@ -28,7 +28,7 @@ import datetime as dt
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from crmarena_sf.loaders.generate.cases import plant_routing_tie, routing_tie_issues
+from crmarena_sf.loaders.generate.cases import plant_routing_tie, repair_fastest_state, routing_tie_issues
 from crmarena_sf.loaders.generate.context import Context
 from crmarena_sf.loaders.generate.rng import Weighted
 from crmarena_sf.loaders.pro import latent
@@ -333,21 +333,14 @@ def _durations(ctx: Context, rnd, cases: Cases) -> None:
         # A case closes before the data was captured: its hours are what the records will show.
         room = (DATA_NOW - dt.timedelta(hours=1) - cases.created[c]).total_seconds() / 3600
         hours.append(min(max(h, 2.0), room))
-    for _ in range(60):
-        total, count = defaultdict(float), Counter()
-        for c in range(len(cases)):
-            if cases.status[c] == "Closed":
-                state = accounts.states[cases.account[c]]
-                total[state] += hours[c]
-                count[state] += 1
-        if not count[fastest]:
-            break
-        means = {s: total[s] / count[s] for s in count}
-        if all(means[fastest] < m for s, m in means.items() if s != fastest):
-            break
-        for c in range(len(cases)):
-            if accounts.states[cases.account[c]] == fastest:
-                hours[c] = max(hours[c] * 0.85, 1.0)
+    repair_fastest_state(
+        [accounts.states[cases.account[c]] for c in range(len(cases))],
+        [cases.status[c] == "Closed" for c in range(len(cases))],
+        hours,
+        fastest,
+        rounds=60,
+        floor=1.0,
+    )
     for c in range(len(cases)):
         end = cases.created[c] + dt.timedelta(seconds=int(hours[c] * 3600))
         if cases.status[c] == "Closed":
