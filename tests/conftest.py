@@ -24,6 +24,10 @@ writes stay in its fork):
 Threads: the session runs with ``CRMARENA_SF_CHECK_THREADS=1`` (subprocesses too), so a thread
 that takes an org's DuckDB cursor without the org's lock fails at once.
 
+npm packages: test modules marked ``npm(NAME, ...)`` run last, and the packages they name start
+installing in the background as soon as collection ends (:mod:`npm_installs`), so the minutes
+spent fetching them overlap the other tests instead of adding to them.
+
 Signals: a session started with SIGINT ignored (in the background of a script) answers it again,
 so the processes the tests start and interrupt do too.
 """
@@ -38,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from npm_installs import Prefetch
 from small_org import build_small_org
 
 TINY_SEED = 0
@@ -46,6 +51,7 @@ TINY_SEED = 0
 
 _USER_CACHE_KEY = pytest.StashKey["UserCache"]()
 _PRIVATE_CACHE_KEY = pytest.StashKey[Path]()
+_PREFETCH_KEY = pytest.StashKey[Prefetch]()
 
 
 # ---------------------------------------------------------------------------- the session's cache
@@ -103,6 +109,23 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:
+    """Modules that need npm packages run last (in their order), and those packages start installing now."""
+    late_modules = {item.module for item in items if item.get_closest_marker("npm") is not None}
+    if not late_modules:
+        return
+    late = [item for item in items if item.module in late_modules]
+    items[:] = [item for item in items if item.module not in late_modules] + late
+    names: list[str] = []
+    for item in late:
+        for marker in item.iter_markers("npm"):
+            names += [name for name in marker.args if name not in names]
+    if shutil.which("node") and shutil.which("npm") and not config.option.collectonly:
+        home = config.stash[_PRIVATE_CACHE_KEY] / "prefetch-home"
+        home.mkdir(exist_ok=True)
+        config.stash[_PREFETCH_KEY] = Prefetch(names, home).start()
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     user_cache = session.config.stash.get(_USER_CACHE_KEY, None)
     changed = user_cache.changes() if user_cache is not None else []
@@ -118,6 +141,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    prefetch = config.stash.get(_PREFETCH_KEY, None)
+    if prefetch is not None:
+        prefetch.stop()
     private = config.stash.get(_PRIVATE_CACHE_KEY, None)
     if private is not None:
         shutil.rmtree(private, ignore_errors=True)

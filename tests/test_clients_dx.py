@@ -13,7 +13,7 @@ the files back as source. The DX MCP server's README setup (``--orgs DEFAULT_TAR
 
 The CLI (``@salesforce/cli@2`` with ``node@22``) and the MCP server are installed for the tests
 only, into the session's crmarena-sf cache, with HOME and every CLI folder in a temporary folder
-(the helpers of ``test_clients_node``); without an npm registry that answers, the tests say so
+(:mod:`npm_installs`); without an npm registry that answers, the tests say so
 and are skipped. One serve and one install per module; every process is ended.
 """
 
@@ -28,10 +28,13 @@ from pathlib import Path
 import pytest
 from crmarena_sf.emulator.store.seed import ADMIN_USERNAME
 from mcp_stdio import McpStdioClient
+from npm_installs import end as _end
+from npm_installs import node_base_env as _node_base_env
+from npm_installs import npm_install
 from serving import served
-from test_clients_node import _end, _node_base_env, _npm_install
 
 pytestmark = [
+    pytest.mark.npm("sf-cli", "mcp-dx"),
     pytest.mark.slow,  # installs the sf CLI and an MCP server from npm
     pytest.mark.skipif(
         shutil.which("node") is None or shutil.which("npm") is None, reason="node and npm are needed"
@@ -56,7 +59,7 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def sf_bin(home):
-    prefix = _npm_install("sf-cli", ["@salesforce/cli@2", "node@22"], "node_modules/.bin/sf", home)
+    prefix = npm_install("sf-cli", home)
     return prefix / "node_modules" / ".bin"
 
 
@@ -156,7 +159,7 @@ def test_sf_project_deploy_start_and_retrieve_start(sf_bin, server, home, projec
 
 
 def test_the_dx_mcp_server_queries_assigns_a_permission_set_and_deploys(sf_bin, server, home, project):
-    prefix = _npm_install("mcp-dx", ["@salesforce/mcp"], "node_modules/@salesforce/mcp/package.json", home)
+    prefix = npm_install("mcp-dx", home)
     _sf(
         sf_bin, server, home, project, "data", "create", "record", "-s", "PermissionSet",
         "-v", "Name='Widget_Editors' Label='Widget Editors'", "--json",

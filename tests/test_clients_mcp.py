@@ -11,7 +11,7 @@ self-signed certificate through their runtime's usual variable (``NODE_EXTRA_CA_
 ``REQUESTS_CA_BUNDLE``).
 
 The packages are installed for these tests only: npm into the session's crmarena-sf cache with
-HOME, npm's cache and config in a temporary folder (the helpers of ``test_clients_node``), pip
+HOME, npm's cache and config in a temporary folder (:mod:`npm_installs`), pip
 into a temporary virtual environment; without a registry that answers, the test says so and is
 skipped. One serve and one install per module; every process is ended.
 """
@@ -26,10 +26,12 @@ from pathlib import Path
 
 import pytest
 from mcp_stdio import McpStdioClient
+from npm_installs import node_base_env as _node_base_env
+from npm_installs import npm_install
+from npm_installs import run as _run
 from serving import served
-from test_clients_node import _node_base_env, _npm_install, _run
 
-pytestmark = pytest.mark.slow  # installs an MCP server from a registry
+pytestmark = [pytest.mark.slow, pytest.mark.npm("mcp-tsmztech")]  # installs an MCP server from a registry
 
 PYPI_TIMEOUT = 120
 
@@ -52,12 +54,7 @@ def _tool(client: McpStdioClient, name: str, arguments: dict) -> str:
 )
 def test_tsmztech_server_queries_describes_writes_and_changes_metadata(server, tmp_path_factory):
     home = tmp_path_factory.mktemp("tsmztech-home")
-    prefix = _npm_install(
-        "mcp-tsmztech",
-        ["@tsmztech/mcp-server-salesforce"],
-        "node_modules/@tsmztech/mcp-server-salesforce/package.json",
-        home,
-    )
+    prefix = npm_install("mcp-tsmztech", home)
     env = {
         **_node_base_env(home),
         "NODE_EXTRA_CA_CERTS": server["certificate"],

@@ -1,15 +1,15 @@
 """jsforce 3 and the Salesforce CLI (``sf``), unmodified, against ``crmarena-sf serve`` over HTTPS.
 
-The npm packages are installed by the tests themselves, into ``npm/`` of the crmarena-sf cache
+The npm packages are installed for the tests (:mod:`npm_installs`, which the session starts
+installing while the other tests run), into ``npm/`` of the crmarena-sf cache
 (``loaders.default_org.cache_root``; in the test suite the session's private cache, see
-conftest.py, so every run installs afresh): ``jsforce@3`` (about 10 s) and ``@salesforce/cli@2``
-with ``node@22`` (the CLI needs Node 22; the ``node`` package brings that binary; under a
-minute). Without ``node`` and ``npm`` on the PATH the tests are skipped, and so they are when
+conftest.py, so every run installs afresh): ``jsforce@3`` and ``@salesforce/cli@2`` with
+``node@22`` (the CLI needs Node 22; the ``node`` package brings that binary). Without ``node`` and ``npm`` on the PATH the tests are skipped, and so they are when
 the npm registry cannot be reached (``npm ping``), both saying so; an install from a registry
 that answers and fails is an error, never a skip.
 
 Nothing reaches the user's home or outlives the tests: npm, node and sf run with ``HOME``, npm's
-cache and user config, and the XDG directories inside the module's temporary folder; the sf
+cache and user config, and the XDG directories inside a temporary folder; the sf
 CLI's self-update is off (``SF_AUTOUPDATE_DISABLE`` and ``SF_DISABLE_AUTOUPDATE``, "either
 variable works": Salesforce CLI Environment Variables,
 https://developer.salesforce.com/docs/atlas.en-us.sfdx_setup.meta/sfdx_setup/sfdx_dev_cli_env_variables.htm;
@@ -23,29 +23,32 @@ multi-record retrieve, SOAP and OAuth logins and logouts, ``sf org login access-
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from crmarena_sf.emulator.store.seed import ADMIN_USERNAME, ORGANIZATION_ID
 from crmarena_sf.loaders.default_org import cache_root
+from npm_installs import end as _end
+from npm_installs import node_base_env as _node_base_env
+from npm_installs import npm_install
+from npm_installs import processes_from as _processes_from
+from npm_installs import run as _run
 
 CLIENTS = Path(__file__).parent / "clients"
 SESSION_ID = "00DEm0000000001!node-clients"
-NPM_TIMEOUT = 900
-PING_TIMEOUT = 30
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("node") is None or shutil.which("npm") is None,
-    reason="node and npm are needed to run jsforce and the sf CLI (the README's install has them on CI)",
-)
+pytestmark = [
+    pytest.mark.npm("jsforce3", "sf-cli"),
+    pytest.mark.skipif(
+        shutil.which("node") is None or shutil.which("npm") is None,
+        reason="node and npm are needed to run jsforce and the sf CLI (the README's install has them on CI)",
+    ),
+]
 
 
 @pytest.fixture(scope="module")
@@ -60,121 +63,6 @@ def node_home(tmp_path_factory):
     for pid, _ in left:
         _end(pid)
     assert left == [], f"processes left running: {left}"
-
-
-def _node_base_env(home: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "HOME": str(home),
-        "npm_config_cache": str(home / ".npm"),
-        "npm_config_userconfig": str(home / ".npmrc"),
-        "npm_config_update_notifier": "false",
-        "XDG_CONFIG_HOME": str(home / ".config"),
-        "XDG_CACHE_HOME": str(home / ".cache"),
-        "XDG_DATA_HOME": str(home / ".local" / "share"),
-        "XDG_STATE_HOME": str(home / ".local" / "state"),
-        "SF_AUTOUPDATE_DISABLE": "true",
-        "SF_DISABLE_AUTOUPDATE": "true",
-        "SF_DISABLE_TELEMETRY": "true",
-        "SF_USE_GENERIC_UNIX_KEYCHAIN": "true",
-    }
-
-
-def _run(command: list[str], env: dict[str, str], timeout: float) -> subprocess.CompletedProcess:
-    """Run a command in a process group of its own, and end that group when it is done (or timed out)."""
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True
-    )
-    try:
-        out, err = process.communicate(timeout=timeout)
-    finally:
-        _end(process.pid, group=True)
-        process.wait()
-    return subprocess.CompletedProcess(command, process.returncode, out, err)
-
-
-def _end(pid: int, *, group: bool = False) -> None:
-    """End a process (or the process group it leads): SIGTERM, then SIGKILL if it is still there."""
-    send = os.killpg if group else os.kill
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            send(pid, sig)
-        except ProcessLookupError:
-            return
-        time.sleep(0.2)
-
-
-def _processes_from(folder: Path) -> list[tuple[int, str]]:
-    """Running processes whose command line names ``folder`` (from /proc; zombies have ended)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            state = stat.read_text().rsplit(")", 1)[1].split()[0]
-            command = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except (OSError, IndexError):
-            continue
-        if state != "Z" and str(folder) in command:
-            found.append((int(stat.parent.name), command.strip()))
-    return found
-
-
-_ping: dict[str, str] = {}
-
-
-def _registry_unreachable(env: dict[str, str]) -> str:
-    """Why the npm registry cannot be reached ("" when it answers); asked once per session, quickly."""
-    if "reason" not in _ping:
-        registry = _run(["npm", "config", "get", "registry"], env, PING_TIMEOUT).stdout.strip()
-        command = [
-            "npm",
-            "ping",
-            "--fetch-retries=1",
-            "--fetch-retry-mintimeout=1000",
-            "--fetch-retry-maxtimeout=2000",
-        ]
-        try:
-            ping = _run(command, env, PING_TIMEOUT)
-            failed = ping.returncode != 0
-            codes = [
-                line.split()[-1] for line in ping.stderr.splitlines() if line.startswith("npm error code ")
-            ]
-            detail = codes[0] if codes else "no answer"
-        except subprocess.TimeoutExpired:
-            failed, detail = True, f"no answer in {PING_TIMEOUT} s"
-        _ping["reason"] = f"the npm registry {registry} cannot be reached ({detail})" if failed else ""
-    return _ping["reason"]
-
-
-def _npm_install(name: str, packages: list[str], marker: str, home: Path) -> Path:
-    """``npm install packages`` into ``<cache>/npm/<name>`` once (a lock keeps parallel runs apart).
-
-    Skips, saying why, when the npm registry does not answer; a failed install is an error.
-    """
-    env = _node_base_env(home)
-    prefix = cache_root() / "npm" / name
-    prefix.mkdir(parents=True, exist_ok=True)
-    with open(prefix / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (prefix / marker).exists():
-            unreachable = _registry_unreachable(env)
-            if unreachable:
-                pytest.skip(f"{unreachable}, so {name} cannot be installed")
-            done = _run(
-                [
-                    "npm",
-                    "install",
-                    "--prefix",
-                    str(prefix),
-                    "--no-audit",
-                    "--no-fund",
-                    "--loglevel=error",
-                    *packages,
-                ],
-                env,
-                NPM_TIMEOUT,
-            )
-            assert done.returncode == 0, f"npm install {' '.join(packages)} failed:\n{done.stderr[-3000:]}"
-    return prefix
 
 
 @pytest.fixture(scope="module")
@@ -226,7 +114,7 @@ def _node_env(server, home: Path, **extra: str) -> dict[str, str]:
 
 # ---------------------------------------------------------------------------- jsforce
 def test_jsforce_calls_users_reported_broken(server, node_home, tmp_path):
-    prefix = _npm_install("jsforce3", ["jsforce@3"], "node_modules/jsforce/package.json", node_home)
+    prefix = npm_install("jsforce3", node_home)
     env = _node_env(
         server,
         tmp_path,
@@ -269,7 +157,7 @@ def test_jsforce_calls_users_reported_broken(server, node_home, tmp_path):
 # ---------------------------------------------------------------------------- sf CLI
 @pytest.fixture(scope="module")
 def sf_cli(node_home):
-    prefix = _npm_install("sf-cli", ["@salesforce/cli@2", "node@22"], "node_modules/.bin/sf", node_home)
+    prefix = npm_install("sf-cli", node_home)
     return prefix / "node_modules" / ".bin"
 
 

@@ -41,7 +41,13 @@ def test_without_a_registry_the_client_tests_skip_with_a_reason_and_leave_nothin
             str(HERE / "test_clients_node.py"),
         ],
         cwd=tmp_path,
-        env={**os.environ, "npm_config_registry": registry, "HOME": str(tmp_path / "home")},
+        # its own "user's cache": the outer session's is being written (npm packages prefetched)
+        env={
+            **os.environ,
+            "npm_config_registry": registry,
+            "HOME": str(tmp_path / "home"),
+            "CRMARENA_SF_CACHE": str(tmp_path / "cache"),
+        },
         capture_output=True,
         text=True,
         timeout=600,
