@@ -9,23 +9,27 @@ result is one text block holding the REST API's JSON body (:mod:`.org_calls`); a
 is a result with ``isError`` set holding the REST API's error array, never a protocol error or
 a crash of the server.
 
-The tool functions are plain functions: the SDK runs each call on a worker thread, so a long
-query never stalls the transport (pings, other HTTP sessions), and the emulator's REST router
-takes the org's lock itself. Importing this module needs the ``mcp`` SDK (the ``mcp`` extra).
+Where a call runs: over stdio (one client, one call at a time) in the server's event loop, since
+handing it to a worker thread and waking the loop from there costs more than a small query
+itself (the worker's wake-up write waits for the interpreter lock the loop holds: about 1 ms a
+call on a loaded two-core machine, measured with py-spy); over HTTP (``worker_threads``, several
+clients) on the SDK's worker threads, so a long query never stalls another session or a ping.
+The emulator's REST router takes the org's lock itself either way. Importing this module needs the ``mcp`` SDK (the ``mcp`` extra).
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
+from mcp.server import MCPServer
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from crmarena_sf.mcp_server.org_calls import Answer, OrgCalls
 
 if TYPE_CHECKING:
-    from mcp.server import MCPServer
-
     from crmarena_sf.emulator.store.org import Org
 
 WRITE_TOOLS = ("create_record", "update_record", "delete_record")
@@ -40,8 +44,30 @@ Values = Annotated[
 ]
 
 
-def register_org_tools(server: MCPServer, org: Org, *, read_only: bool = False) -> OrgCalls:
-    """Add the org's tools to ``server`` (without the writes when ``read_only``); returns the calls behind them."""
+def org_server(
+    org: Org, org_name: str, *, read_only: bool = False, worker_threads: bool = False
+) -> MCPServer:
+    """An ``MCPServer`` named crmarena-sf holding ``org``'s tools (``org_name``: how the instructions name it;
+    ``worker_threads``: run calls on worker threads, for HTTP's several clients)."""
+    from crmarena_sf import __version__
+
+    writes = " its records." if read_only else ", create, update and delete its records."
+    server = MCPServer(
+        "crmarena-sf",
+        version=__version__,
+        instructions=f"A Salesforce org ({org_name}, emulated by crmarena-sf): query it with SOQL and SOSL, "
+        "describe its objects, and read" + writes,
+        log_level="WARNING",
+    )
+    register_org_tools(server, org, read_only=read_only, worker_threads=worker_threads)
+    return server
+
+
+def register_org_tools(
+    server: MCPServer, org: Org, *, read_only: bool = False, worker_threads: bool = False
+) -> OrgCalls:
+    """Add the org's tools to ``server`` (without the writes when ``read_only``; on worker threads
+    with ``worker_threads``, else in the event loop); returns the calls behind them."""
     calls = OrgCalls(org)
 
     def result(answer: Answer) -> CallToolResult:
@@ -144,8 +170,20 @@ def register_org_tools(server: MCPServer, org: Org, *, read_only: bool = False) 
     for function, description, hints in tools:
         if read_only and function.__name__ in WRITE_TOOLS:
             continue
-        server.add_tool(function, description=description + _ERRORS, annotations=hints)
+        tool = function if worker_threads else in_event_loop(function)
+        server.add_tool(tool, description=description + _ERRORS, annotations=hints)
     return calls
+
+
+def in_event_loop(function: Callable[..., CallToolResult]) -> Callable[..., Awaitable[CallToolResult]]:
+    """``function`` as a coroutine function of the same signature: the SDK calls it in its event loop
+    (a plain function goes to a worker thread)."""
+
+    @functools.wraps(function)
+    async def call(**arguments: Any) -> CallToolResult:
+        return function(**arguments)
+
+    return call
 
 
 _ERRORS = (
