@@ -28,6 +28,7 @@ import httpx2
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
+from serving import end
 
 from crmarena_sf.cli.main import main
 
@@ -298,13 +299,7 @@ def http_server(*options: str) -> Iterator[tuple[str, str, subprocess.Popen]]:
         assert {"url", "token"} <= set(printed), f"mcp printed {printed}"
         yield printed["url"], printed["token"], process
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        end(process)
         process.stdout.close()
         process.stderr.close()
 

@@ -16,11 +16,10 @@ import argparse
 import secrets
 import signal
 import sys
-from pathlib import Path
 
-from crmarena_sf.cli.arguments import port_number
+from crmarena_sf.cli.arguments import add_served_org_options, port_number
 from crmarena_sf.cli.errors import CliError
-from crmarena_sf.connection.orgs import ORG_HELP, OrgNotFound, resolve_org
+from crmarena_sf.connection.orgs import OrgNotFound, resolve_org
 from crmarena_sf.metadata.user_describes import DescribesError
 
 INSTALL_HINT = "crmarena-sf mcp needs the MCP Python SDK 2.x: pip install 'crmarena-sf[mcp]'"
@@ -35,15 +34,7 @@ def register(subparsers) -> None:
         "On stdio unless --http is given. Writes go to a private copy of the org, kept while the server "
         "runs: the org named by --org (its file or dataset directory) never changes.",
     )
-    parser.add_argument("--org", default="crmarena", help=f"the org to serve: {ORG_HELP}")
-    parser.add_argument(
-        "--describes",
-        action="append",
-        type=Path,
-        metavar="DIR",
-        help="a directory of describe documents (<Object>.json) whose objects and fields the org gains; "
-        "repeat for several",
-    )
+    add_served_org_options(parser)
     parser.add_argument(
         "--http",
         type=host_and_port,
