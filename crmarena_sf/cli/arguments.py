@@ -51,6 +51,19 @@ def port_number(text: str) -> int:
     return value
 
 
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1, bracketed or not): what a server
+    bound there is reachable from this machine only."""
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
 def add_served_org_options(parser: argparse.ArgumentParser) -> None:
     """``--org`` and ``--describes``, as the commands that serve an emulated org (serve, mcp) take them."""
     from pathlib import Path

@@ -17,7 +17,7 @@ import secrets
 import signal
 import sys
 
-from crmarena_sf.cli.arguments import add_served_org_options, port_number
+from crmarena_sf.cli.arguments import add_served_org_options, is_loopback, port_number
 from crmarena_sf.cli.errors import CliError
 from crmarena_sf.connection.orgs import OrgNotFound, resolve_org
 from crmarena_sf.metadata.user_describes import DescribesError
@@ -71,7 +71,7 @@ def run(args) -> int:
     except ImportError:
         raise CliError(INSTALL_HINT) from None
 
-    if args.http and not http_transport.is_loopback(args.http[0]) and not args.allow_remote:
+    if args.http and not is_loopback(args.http[0]) and not args.allow_remote:
         raise CliError(
             f"--http {args.http[0]} is reachable from other machines; add --allow-remote to serve there, "
             "or use 127.0.0.1"
@@ -116,7 +116,7 @@ def run(args) -> int:
 
 
 def _print_http(sock, token: str, host: str) -> None:
-    from crmarena_sf.mcp_server.http_transport import is_loopback, url_of
+    from crmarena_sf.mcp_server.http_transport import url_of
 
     if not is_loopback(host):
         print(f"crmarena-sf: warning: serving on {host}, reachable from other machines", file=sys.stderr)

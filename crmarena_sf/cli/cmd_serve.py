@@ -12,13 +12,12 @@ is set (a plain ``session.verify`` does not).
 
 from __future__ import annotations
 
-import ipaddress
 import shlex
 import signal
 import sys
 from pathlib import Path
 
-from crmarena_sf.cli.arguments import add_served_org_options, port_number
+from crmarena_sf.cli.arguments import add_served_org_options, is_loopback, port_number
 from crmarena_sf.cli.errors import CliError
 from crmarena_sf.connection.orgs import OrgNotFound, resolve_org
 from crmarena_sf.emulator.store.seed import ADMIN_USERNAME
@@ -103,7 +102,7 @@ def run(args) -> int:
         server, cert_path = serve(router, args.host, args.port, tls=not args.http, cert_dir=args.cert_dir)
     except OSError as exc:
         raise CliError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
-    if not _is_loopback(args.host):
+    if not is_loopback(args.host):
         print(f"crmarena-sf: warning: serving on {args.host}, reachable from other machines", file=sys.stderr)
     print(f"instance_url: {server.instance_url}")
     print(f"session_id: {session_id}")
@@ -148,12 +147,3 @@ def how_to_connect(instance_url: str, session_id: str, cert_path: Path | None) -
 
 def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import ipaddress
 import json
 import signal
 import socket
@@ -23,16 +22,6 @@ if TYPE_CHECKING:
 
 MCP_PATH = "/mcp"
 """Where the MCP endpoint answers (the SDK's default)."""
-
-
-def is_loopback(host: str) -> bool:
-    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 class BearerToken:
