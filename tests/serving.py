@@ -44,10 +44,16 @@ def served(*options: str, cert_dir: Path) -> Iterator[dict[str, str]]:
         assert {"instance_url", "session_id", "certificate"} <= set(printed), f"serve printed {printed}"
         yield printed
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        end(process)
         process.stdout.close()
+
+
+def end(process: subprocess.Popen) -> None:
+    """Stop a server process: SIGTERM (it stops cleanly), then SIGKILL if it has not ended in 30 s."""
+    if process.poll() is None:
+        process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

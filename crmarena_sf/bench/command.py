@@ -30,7 +30,7 @@ def register(subparsers) -> None:
         "--only",
         default="",
         metavar="AREAS",
-        help="comma-separated areas to run: env, generate, pro, rest, scale, server, soql, sosl, store, tasks",
+        help="comma-separated areas to run: env, generate, mcp, pro, rest, scale, server, soql, sosl, store, tasks",
     )
     parser.add_argument(
         "--quick", action="store_true", help="fewer repetitions (a smoke run, noisier numbers)"

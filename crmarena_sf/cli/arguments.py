@@ -51,6 +51,34 @@ def port_number(text: str) -> int:
     return value
 
 
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1, bracketed or not): what a server
+    bound there is reachable from this machine only."""
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def add_served_org_options(parser: argparse.ArgumentParser) -> None:
+    """``--org`` and ``--describes``, as the commands that serve an emulated org (serve, mcp) take them."""
+    from pathlib import Path
+
+    parser.add_argument("--org", default="crmarena", help=f"the org to serve: {ORG_HELP}")
+    parser.add_argument(
+        "--describes",
+        action="append",
+        type=Path,
+        metavar="DIR",
+        help="a directory of describe documents (<Object>.json, as `crmarena-sf metadata pull` writes them, "
+        "or hand-written) whose objects and fields the org gains; repeat for several",
+    )
+
+
 def add_org_options(parser: argparse.ArgumentParser) -> None:
     """``--org`` and ``--backend``, as every command that reaches an org takes them."""
     parser.add_argument("--org", default="crmarena", help=f"the emulated org: {ORG_HELP}")

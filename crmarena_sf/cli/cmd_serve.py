@@ -12,15 +12,14 @@ is set (a plain ``session.verify`` does not).
 
 from __future__ import annotations
 
-import ipaddress
 import shlex
 import signal
 import sys
 from pathlib import Path
 
-from crmarena_sf.cli.arguments import port_number
+from crmarena_sf.cli.arguments import add_served_org_options, is_loopback, port_number
 from crmarena_sf.cli.errors import CliError
-from crmarena_sf.connection.orgs import ORG_HELP, OrgNotFound, resolve_org
+from crmarena_sf.connection.orgs import OrgNotFound, resolve_org
 from crmarena_sf.emulator.store.seed import ADMIN_USERNAME
 from crmarena_sf.metadata import API_VERSION
 from crmarena_sf.metadata.user_describes import DescribesError
@@ -34,21 +33,13 @@ def register(subparsers) -> None:
         "until Ctrl-C. It prints the instance URL, the session id, the certificate, and the Python and curl "
         "lines that connect with them.",
     )
-    parser.add_argument("--org", default="crmarena", help=f"the org to serve: {ORG_HELP}")
+    add_served_org_options(parser)
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
     parser.add_argument(
         "--port", type=port_number, default=8443, help="port to listen on; 0 picks a free one (default 8443)"
     )
     parser.add_argument(
         "--http", action="store_true", help="plain HTTP instead of HTTPS (simple-salesforce needs HTTPS)"
-    )
-    parser.add_argument(
-        "--describes",
-        action="append",
-        type=Path,
-        metavar="DIR",
-        help="a directory of describe documents (<Object>.json, as `crmarena-sf metadata pull` writes them, "
-        "or hand-written) whose objects and fields the org gains; repeat for several",
     )
     parser.add_argument("--session-id", help="the session id clients must send (default: a random one)")
     parser.add_argument(
@@ -111,7 +102,7 @@ def run(args) -> int:
         server, cert_path = serve(router, args.host, args.port, tls=not args.http, cert_dir=args.cert_dir)
     except OSError as exc:
         raise CliError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
-    if not _is_loopback(args.host):
+    if not is_loopback(args.host):
         print(f"crmarena-sf: warning: serving on {args.host}, reachable from other machines", file=sys.stderr)
     print(f"instance_url: {server.instance_url}")
     print(f"session_id: {session_id}")
@@ -156,12 +147,3 @@ def how_to_connect(instance_url: str, session_id: str, cert_path: Path | None) -
 
 def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
