@@ -30,8 +30,7 @@ from crmarena_sf.tasks.org_client import OrgClient
 from crmarena_sf.tasks.pro.suite import is_pro
 from crmarena_sf.tasks.records import TaskRecord, from_json
 from crmarena_sf.tasks.scoring import reward
-from crmarena_sf.tasks.tools import call_tool
-from crmarena_sf.tasks.tools.schemas import TOOL_SCHEMAS
+from crmarena_sf.tasks.tools.tool_sets import run_tool, tool_schemas
 
 MODES = ("tools", "text")
 
@@ -73,7 +72,7 @@ class CRMArenaEnv:
         system = pro_prompts.system_prompt(style, self.task, self.sf) if pro else system_prompt(style)
         info = {"idx": self.task.idx, "task": self.task.task, "system_prompt": system}
         if self.mode == "tools":
-            info["tools"] = pro_prompts.PRO_TOOLS if pro else TOOL_SCHEMAS
+            info["tools"] = tool_schemas(self.task.suite)
         return task_message(self.task), info
 
     def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
@@ -85,13 +84,10 @@ class CRMArenaEnv:
             if not isinstance(action, dict) or not isinstance(action.get("name"), str):
                 seen = 'Error: an action is a tool call {"name": ..., "arguments": {...}}'
             else:
-                name, pro_tools = action["name"], pro_prompts.PRO_TOOL_NAMES
-                if is_pro(self.task.suite) and name not in pro_tools:  # execute_soql, execute_sosl, respond
-                    seen = f"Error: there is no tool named {name!r}; use {', '.join(pro_tools)}"
-                else:
-                    name = pro_tools[name] if is_pro(self.task.suite) else name
-                    result = call_tool(self._client, name, action.get("arguments") or {})
-                    seen, answered, answer = result.observation, result.final, result.value
+                result = run_tool(
+                    self._client, self.task.suite, action["name"], action.get("arguments") or {}
+                )
+                seen, answered, answer = result.observation, result.final, result.value
         else:
             actions = ACTION.findall(action if isinstance(action, str) else "")
             if len(actions) != 1:

@@ -70,43 +70,58 @@ class EpisodeRunner:
 
     def run(self, task: TaskRecord) -> EpisodeResult:
         interrupts.stop_if_interrupted()  # a worker thread does not start an episode after Ctrl-C
-        sf, fork = self._connection()
-        now = (task.params or {}).get("now")
-        if now and fork is not None:
-            fork.clock.freeze(now)  # the instant the task's date literals mean (text-to-SOQL track)
+        sf, fork = self.open_episode(task)
         try:
-            result = self._episode(task, sf)
-            result.question = task.query
-            failures = emulator_errors(sf) if fork is not None else []
-            if failures:
-                result.scored, result.reward, result.cause = False, 0.0, "emulator"
-                result.error = f"the emulator failed ({len(failures)} server error(s); first: {failures[0]})"
-            return result
+            return self.checked(task, self._episode(task, sf), sf, fork)
         finally:
             if fork is not None:
                 fork.close()
 
+    def open_episode(self, task: TaskRecord):
+        """A client on the episode's own fork, and the fork (None on a real org: close it after the episode).
+
+        An agent driven from outside (``crmarena-sf mcp --suite``) is handed the same as :meth:`run`'s."""
+        sf, fork = self._connection()
+        now = (task.params or {}).get("now")
+        if now and fork is not None:
+            fork.clock.freeze(now)  # the instant the task's date literals mean (text-to-SOQL track)
+        return sf, fork
+
+    def checked(self, task: TaskRecord, result: EpisodeResult, sf, fork) -> EpisodeResult:
+        """``result`` with the question it answers, unscored when the emulator failed during the episode."""
+        result.question = task.query
+        failures = emulator_errors(sf) if fork is not None else []
+        if failures:
+            result.scored, result.reward, result.cause = False, 0.0, "emulator"
+            result.error = f"the emulator failed ({len(failures)} server error(s); first: {failures[0]})"
+        return result
+
     def _episode(self, task: TaskRecord, sf) -> EpisodeResult:
         try:
             outcome = self.agent.run(task, sf)
-            return EpisodeResult(
-                task.idx,
-                task.task,
-                outcome.answer,
-                task.answer,
-                self._reward(task, outcome, sf),
-                outcome.trajectory,
-                turns=outcome.turns,
-                usage=outcome.usage,
-            )
-        except NotAnAnswer as exc:  # the machinery around the agent failed: no answer, run it again
-            return EpisodeResult(
-                task.idx, task.task, None, task.answer, 0.0, [], str(exc), scored=False, cause=exc.cause
-            )
-        except Exception as exc:  # an agent's failure is the episode's result, not the run's end
-            return EpisodeResult(
-                task.idx, task.task, None, task.answer, 0.0, [], f"{type(exc).__name__}: {exc}"
-            )
+        except Exception as exc:
+            return _failed(task, exc)
+        return self.scored(task, outcome, sf)
+
+    def scored(self, task: TaskRecord, outcome, sf) -> EpisodeResult:
+        """The result of an episode the agent ended with ``outcome``, its answer scored by the task's metric.
+
+        A scoring that fails ends the episode as an agent's failure does (a judge's endpoint that
+        fails leaves it unscored, to run again)."""
+        try:
+            value = self._reward(task, outcome, sf)
+        except Exception as exc:
+            return _failed(task, exc)
+        return EpisodeResult(
+            task.idx,
+            task.task,
+            outcome.answer,
+            task.answer,
+            value,
+            outcome.trajectory,
+            turns=outcome.turns,
+            usage=outcome.usage,
+        )
 
     def _reward(self, task: TaskRecord, outcome, sf) -> float:
         if task.reward_metric == "soql_execution":
@@ -138,3 +153,13 @@ class EpisodeRunner:
         if self._template is not None and self._owns_template:
             self._template.close()
         self._template = None
+
+
+def _failed(task: TaskRecord, exc: Exception) -> EpisodeResult:
+    """An episode that raised: unscored when the machinery around the agent failed (it runs again on
+    resume), else scored 0 with the error (an agent's failure is the episode's result, not the run's end)."""
+    if isinstance(exc, NotAnAnswer):
+        return EpisodeResult(
+            task.idx, task.task, None, task.answer, 0.0, [], str(exc), scored=False, cause=exc.cause
+        )
+    return EpisodeResult(task.idx, task.task, None, task.answer, 0.0, [], f"{type(exc).__name__}: {exc}")

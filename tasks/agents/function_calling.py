@@ -4,7 +4,8 @@ This is CRMArena's ``tool_call_flex`` setting: all 27 tools (the helpers, free-f
 SOSL, respond) with the schema in the system prompt. Several tool calls in one reply are run
 in order; a reply with no tool call, an unknown tool or arguments that are not JSON is
 answered with an error observation and costs its turn. On a CRMArena-Pro task it has three
-tools instead, ``execute_soql``, ``execute_sosl`` and ``respond`` (:mod:`.pro_prompts`).
+tools instead, ``execute_soql``, ``execute_sosl`` and ``respond`` (:mod:`.pro_prompts`). The tool
+sets are :mod:`crmarena_sf.tasks.tools.tool_sets`', which ``crmarena-sf mcp --suite`` serves too.
 """
 
 from __future__ import annotations
@@ -13,12 +14,9 @@ from typing import Any
 
 from crmarena_sf.tasks.agents.llm import ChatModel
 from crmarena_sf.tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Episode, clip
-from crmarena_sf.tasks.agents.pro_prompts import PRO_TOOL_NAMES, PRO_TOOLS
 from crmarena_sf.tasks.org_client import OrgClient
-from crmarena_sf.tasks.pro.suite import is_pro
 from crmarena_sf.tasks.records import TaskRecord
-from crmarena_sf.tasks.tools import ToolResult, call_tool
-from crmarena_sf.tasks.tools.schemas import TOOL_SCHEMAS
+from crmarena_sf.tasks.tools.tool_sets import run_tool, tool_schemas
 
 NO_TOOL_CALL = "Error: reply with a tool call; when you know the answer, call respond with it."
 
@@ -43,8 +41,7 @@ class FunctionCallingAgent:
     def run(self, task: TaskRecord, sf: Any):
         client = OrgClient(sf)
         episode = Episode.for_task(self.model, self.name, task, self.max_turns, sf, self.privacy_aware)
-        pro = is_pro(task.suite)
-        tools, names = (PRO_TOOLS, PRO_TOOL_NAMES) if pro else (TOOL_SCHEMAS, None)
+        tools = tool_schemas(task.suite)
         while episode.turns_left():
             reply = episode.ask(tools)
             calls = list(getattr(reply, "tool_calls", None) or [])
@@ -73,13 +70,7 @@ class FunctionCallingAgent:
                 }
             )
             for call in calls:
-                name = call.function.name
-                if names is not None and name not in names:  # a Pro task: only its three tools
-                    result = ToolResult(
-                        None, f"Error: there is no tool named {name!r}; use {', '.join(names)}"
-                    )
-                else:
-                    result = call_tool(client, names[name] if names else name, call.function.arguments)
+                result = run_tool(client, task.suite, call.function.name, call.function.arguments)
                 observation = clip(result.observation, self.max_observation)
                 episode.trajectory.append(
                     {

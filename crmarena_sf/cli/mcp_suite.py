@@ -1,0 +1,168 @@
+"""``crmarena-sf mcp --suite SUITE [--tasks FILE] --out DIR``: the benchmark mode of ``mcp``, its options and set-up.
+
+The task set is the one ``crmarena-sf run`` would run: a task file (``--tasks``, refused when it
+was built on another org than ``--org``), or the suite's set built on the org (``--per-task``,
+``--seed``). The org is the suite's own unless ``--org`` names one. ``--out`` is a directory:
+``results.json`` and its episode log ``results.episodes.jsonl`` go there, and the same command
+with the same ``--out`` resumes (``--fresh`` starts over). The server itself is
+:mod:`crmarena_sf.mcp_server.suite_tools` on :mod:`crmarena_sf.mcp_server.suite_session`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from crmarena_sf.cli.arguments import positive_int, suite_org, task_set_choice
+from crmarena_sf.cli.errors import CliError
+
+SUITE_TITLES = {
+    "crmarena": "CRMArena",
+    "soql": "text-to-SOQL",
+    "pro-b2b": "CRMArena-Pro (B2B)",
+    "pro-b2c": "CRMArena-Pro (B2C)",
+}
+
+
+def add_suite_options(parser) -> None:
+    """The options of the benchmark mode (``--suite`` switches it on)."""
+    group = parser.add_argument_group(
+        "benchmark mode", "serve a benchmark's tasks to an MCP agent instead of an org's tools"
+    )
+    group.add_argument(
+        "--suite",
+        choices=tuple(SUITE_TITLES),
+        help="serve this suite's tasks: next_task, the suite's tools (CRMArena's 27, or SOQL and SOSL for "
+        "the Pro suites) and submit_answer, each episode on its own fork of the org",
+    )
+    group.add_argument(
+        "--tasks", metavar="FILE", help="a task file to serve (default: build the suite's tasks)"
+    )
+    group.add_argument(
+        "--per-task",
+        type=positive_int,
+        metavar="N",
+        help="without --tasks: instances per task (default: the suite's)",
+    )
+    group.add_argument(
+        "--seed", type=int, default=None, metavar="S", help="without --tasks: random seed (default 0)"
+    )
+    group.add_argument(
+        "--out",
+        metavar="DIR",
+        help="the run's directory: results.json and its episode log (required with --suite)",
+    )
+    group.add_argument(
+        "--agent-name",
+        metavar="A",
+        help="the agent's name in the results (default: the MCP client's clientInfo name)",
+    )
+    group.add_argument(
+        "--model-name", metavar="M", help="the model the agent runs, for the results (MCP carries none)"
+    )
+    group.add_argument("--fresh", action="store_true", help="ignore the episode log in --out and start over")
+    group.add_argument(
+        "--allow-org-mismatch",
+        action="store_true",
+        help="serve a task file on an org other than the one it was built on (its gold answers may not hold)",
+    )
+
+
+def refuse_mode_mix(args) -> None:
+    """Options of one mode given in the other are refused, not ignored."""
+    suite_only = ("tasks", "per_task", "seed", "out", "agent_name", "model_name")
+    if args.suite is None:
+        for name in suite_only:
+            if getattr(args, name) is not None:
+                raise CliError(f"--{name.replace('_', '-')} is for the benchmark mode: give --suite")
+        for flag in ("fresh", "allow_org_mismatch"):
+            if getattr(args, flag):
+                raise CliError(f"--{flag.replace('_', '-')} is for the benchmark mode: give --suite")
+        return
+    if args.read_only:
+        raise CliError(
+            "--read-only is for serving an org: the benchmark's tools only read (writes stay in each task's fork)"
+        )
+    if args.describes:
+        raise CliError("--describes is for serving an org, not a benchmark")
+    if args.out is None:
+        raise CliError("--suite needs --out DIR: where results.json and its episode log go")
+    if args.tasks and (args.per_task is not None or args.seed is not None):
+        raise CliError("--per-task and --seed say which tasks to build, and --tasks gives them: give one")
+
+
+def open_suite_session(args):
+    """The benchmark's session (tasks, org, log, results) and the suite its tools are for; CliError on bad input."""
+    from crmarena_sf.cli.cmd_run import _check_fingerprint
+    from crmarena_sf.cli.cmd_tasks import build_with_progress
+    from crmarena_sf.cli.paths import input_file, output_dir
+    from crmarena_sf.connection.connect import connect
+    from crmarena_sf.connection.orgs import OrgNotFound, resolve_org
+    from crmarena_sf.mcp_server.suite_session import SuiteSession
+    from crmarena_sf.tasks.build import build_tasks
+    from crmarena_sf.tasks.episode_log import EpisodeLogMismatch
+    from crmarena_sf.tasks.pro.suite import is_pro
+    from crmarena_sf.tasks.records import TaskFileError, load_tasks
+
+    out = output_dir(args.out, "--out")
+    tasks = None
+    if args.tasks:
+        try:
+            tasks = load_tasks(input_file(args.tasks, "--tasks", "task file"), suite=args.suite)
+        except TaskFileError as exc:
+            raise CliError(str(exc)) from None
+        if not tasks:
+            raise CliError(f"--tasks {args.tasks}: holds no task")
+        if any(is_pro(t.suite) != is_pro(args.suite) for t in tasks):
+            raise CliError(
+                f"--tasks {args.tasks} holds tasks of another suite than --suite {args.suite} "
+                "(CRMArena's and CRMArena-Pro's have different tools)"
+            )
+    if args.org is None:
+        args.org = suite_org(args.suite)
+    args.backend = "emulator"
+    try:
+        org = resolve_org(args.org, progress=False)
+    except OrgNotFound as exc:
+        raise CliError(str(exc)) from None
+    org.con.execute("SET GLOBAL threads = 1")  # as serve and mcp --org: small queries run faster on one
+    suite, per_task, seed = task_set_choice(args)
+    fork = org.fork()
+    try:
+        sf = connect(org=fork)
+        if tasks is None:
+            built = build_with_progress(sf, build_tasks, per_task, seed, quiet=True, suite=suite)
+            tasks = built.records
+            fingerprint = tasks[0].org_fingerprint if tasks else None
+        else:
+            fingerprint = _check_fingerprint(args, tasks, sf, "emulator")
+    finally:
+        fork.close()
+    settings = {
+        "backend": "emulator",
+        "org": args.org,
+        "org_fingerprint": fingerprint,
+        "suite": suite,
+        "tasks_file": args.tasks,
+        "per_task": None if args.tasks else built.wanted,
+        "seed": None if args.tasks else seed,
+        "transport": "mcp http" if args.http else "mcp stdio",
+    }
+    try:
+        session = SuiteSession(
+            tasks,
+            org,
+            out,
+            settings,
+            agent_name=args.agent_name,
+            model_name=args.model_name,
+            fresh=args.fresh,
+        )
+    except EpisodeLogMismatch as exc:
+        raise CliError(str(exc)) from None
+    if session.done:
+        print(
+            f"crmarena-sf: resuming: {len(session.done)} episodes of {out} kept, {len(session.todo)} to serve "
+            "(--fresh starts over)",
+            file=sys.stderr,
+        )
+    return session, tasks[0].suite, SUITE_TITLES[suite]
