@@ -124,7 +124,6 @@ class SuiteSession:
         }
         self.todo = deque(t for t in tasks if t.idx not in self.done)
         self.current: OpenEpisode | None = None
-        self.clients: list[str] = []
         self._lock = threading.RLock()
 
     # ------------------------------------------------------------------ the agent's calls
@@ -147,8 +146,6 @@ class SuiteSession:
             step = {"action": "mcp_client", "name": name}
             if client and client.get("version"):
                 step["version"] = client["version"]
-            if name not in self.clients:
-                self.clients.append(name)
             self.current = OpenEpisode(task, sf, fork, OrgClient(sf), [step])
             return self._briefing(self.current)
 
@@ -198,9 +195,14 @@ class SuiteSession:
         """results.json of the episodes answered so far (none: nothing written)."""
         if not self.done:
             return
+        clients = []  # the agents that ran the episodes, a resumed run's earlier ones included
+        for result in sorted(self.done.values(), key=lambda r: r.idx):
+            first = result.trajectory[0] if result.trajectory else {}
+            if first.get("action") == "mcp_client" and first.get("name") not in clients:
+                clients.append(first.get("name"))
         settings = {
             **self.settings,
-            "agent": ", ".join(self.clients) or self.agent_name or self.settings.get("agent", "mcp"),
+            "agent": ", ".join(map(str, clients)) or "mcp",
             "model": self.model_name,
             "tasks": len(self.tasks),
         }
