@@ -92,24 +92,18 @@ def refuse_mode_mix(args) -> None:
 
 def open_suite_session(args):
     """The benchmark's session (tasks, org, log, results) and the suite its tools are for; CliError on bad input."""
-    from crmarena_sf.cli.cmd_run import _check_fingerprint
-    from crmarena_sf.cli.cmd_tasks import build_with_progress
-    from crmarena_sf.cli.paths import input_file, output_dir
+    from crmarena_sf.cli.paths import output_dir
+    from crmarena_sf.cli.task_sets import read_task_file, task_set_on
     from crmarena_sf.connection.connect import connect
     from crmarena_sf.connection.orgs import OrgNotFound, resolve_org
     from crmarena_sf.mcp_server.suite_session import SuiteSession
-    from crmarena_sf.tasks.build import build_tasks
     from crmarena_sf.tasks.episode_log import EpisodeLogMismatch
     from crmarena_sf.tasks.pro.suite import is_pro
-    from crmarena_sf.tasks.records import TaskFileError, load_tasks
 
     out = output_dir(args.out, "--out")
     tasks = None
     if args.tasks:
-        try:
-            tasks = load_tasks(input_file(args.tasks, "--tasks", "task file"), suite=args.suite)
-        except TaskFileError as exc:
-            raise CliError(str(exc)) from None
+        tasks = read_task_file(args.tasks, args.suite)
         if not tasks:
             raise CliError(f"--tasks {args.tasks}: holds no task")
         if any(is_pro(t.suite) != is_pro(args.suite) for t in tasks):
@@ -128,22 +122,17 @@ def open_suite_session(args):
     suite, per_task, seed = task_set_choice(args)
     fork = org.fork()
     try:
-        sf = connect(org=fork)
-        if tasks is None:
-            built = build_with_progress(sf, build_tasks, per_task, seed, quiet=True, suite=suite)
-            tasks = built.records
-            fingerprint = tasks[0].org_fingerprint if tasks else None
-        else:
-            fingerprint = _check_fingerprint(args, tasks, sf, "emulator")
+        task_set = task_set_on(args, connect(org=fork), tasks, "emulator", suite, per_task, seed, quiet=True)
     finally:
         fork.close()
+    tasks = task_set.records
     settings = {
         "backend": "emulator",
         "org": args.org,
-        "org_fingerprint": fingerprint,
+        "org_fingerprint": task_set.fingerprint,
         "suite": suite,
         "tasks_file": args.tasks,
-        "per_task": None if args.tasks else built.wanted,
+        "per_task": task_set.wanted,
         "seed": None if args.tasks else seed,
         "transport": "mcp http" if args.http else "mcp stdio",
     }
