@@ -152,8 +152,11 @@ class Episode:
             name = PRO_TOOL_NAMES[name]
         self.trajectory.append({"action": "tool", "name": action["name"], "arguments": arguments})
         result: ToolResult = call_tool(self.client, name, arguments)
-        if result.final:
-            self.trajectory[-1]["observation"] = result.observation
+        if result.final:  # the respond step follows (a multi-turn one needs no copy of it)
+            if self.interactive:
+                self.trajectory.pop()
+            else:
+                self.trajectory[-1]["observation"] = result.observation
             return "respond", result.value, ""
         return "run", None, result.observation
 

@@ -200,6 +200,37 @@ class Results:
             "by_task": {task: by_task[task] for task in ALL_FAMILIES if task in by_task},
         }
 
+    @property
+    def trials(self) -> int:
+        """How many trials of each task the run holds (``--trials``; 1 for most runs)."""
+        return 1 + max((e.trial for e in self.episodes), default=0)
+
+    @property
+    def pass_k(self) -> dict[str, dict[str, float]] | None:
+        """pass^1..pass^k per task and overall (:mod:`crmarena_sf.tasks.pass_k`); None for a run of one trial."""
+        if self.trials < 2:
+            return None
+        from crmarena_sf.tasks.pass_k import pass_k
+
+        return pass_k(self.episodes, self.trials)
+
+    @property
+    def end_reasons(self) -> dict[str, int] | None:
+        """How many episodes ended for each reason (None when no episode recorded one)."""
+        out: dict[str, int] = {}
+        for e in self.episodes:
+            if e.end_reason:
+                out[e.end_reason] = out.get(e.end_reason, 0) + 1
+        return out or None
+
+    @property
+    def user_usage(self) -> dict[str, int] | None:
+        """An LLM user's tokens over the run, apart from the agent's (None without one)."""
+        used = [e.user_usage for e in self.episodes if e.user_usage]
+        if not used:
+            return None
+        return {k: sum(u.get(k, 0) for u in used) for k in ("prompt_tokens", "completion_tokens")}
+
     def to_json(self) -> dict[str, Any]:
         out = {
             "overall": self.overall,
@@ -210,9 +241,12 @@ class Results:
         }
         if self.usage is not None:
             out["usage"] = self.usage
+        for key in ("user_usage", "pass_k", "end_reasons"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
         if self.unscored:
             out["unscored"] = len(self.unscored)
-        out["episodes"] = [e.to_json() for e in sorted(self.episodes, key=lambda e: e.idx)]
+        out["episodes"] = [e.to_json() for e in sorted(self.episodes, key=lambda e: e.key)]
         return out
 
     def write(self, path: str | Path) -> Path:

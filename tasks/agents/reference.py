@@ -37,13 +37,16 @@ class ReferenceAgent:
     def _converse(self, task: TaskRecord, episode) -> EpisodeOutcome:
         """An interactive episode: ask the user for each criterion the family needs, then solve with what they said.
 
-        The agent knows which inputs its family's solver takes (the keys of ``params``), never their
-        values: each comes from the user's answer, read back with the criterion's template."""
-        from crmarena_sf.tasks.users.criteria import criteria_for
+        The agent knows which inputs its family's solver takes (the keys of ``params``); the values
+        a user holds come from the user's answers, read back with the criterion's template, and only
+        the solver's own inputs (:func:`~crmarena_sf.tasks.users.criteria.held_keys` leaves them out)
+        are read from ``params``, as in a single-turn episode."""
+        from crmarena_sf.tasks.users.criteria import criteria_for, held_keys
 
         episode.opening()
-        params = {k: v for k, v in task.params.items() if k == "now"}  # the org's clock, not the user's
-        for criterion in criteria_for(task.params):
+        held = held_keys(task.task, task.params)
+        params = {k: v for k, v in task.params.items() if k not in held}
+        for criterion in criteria_for(task.task, task.params):
             seen = episode.step({"name": "respond", "arguments": {"content": criterion.question}})
             said = criterion.read(seen.text) if not seen.done else None
             if said is None:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 USERS = ("scripted", "llm")
+USER_KEY_VARIABLE = "OPENAI_USER_API_KEY"
+"""Where the LLM user's key comes from: its own, so the user and the agent can be billed apart."""
 INTERACTIVE_SUITES = {
     "crmarena-interactive": "crmarena",
     "pro-b2b-interactive": "pro-b2b",
@@ -40,7 +42,7 @@ class UserSpec:
 
             return ScriptedUser(task)
         from crmarena_sf.tasks.agents.llm import ChatModel
-        from crmarena_sf.tasks.users.llm_user import USER_KEY_VARIABLE, LLMUser
+        from crmarena_sf.tasks.users.llm_user import LLMUser
 
         chat = ChatModel(
             self.model,

@@ -7,7 +7,8 @@ the question an agent asks and the sentence the user answers with. Keys the tabl
 name (the rarer inputs of a few Pro families) get a plain criterion named after the key.
 The sentence is a template whose values can be read back (:meth:`Criterion.read`), so an
 agent that asks gets exactly the values the solver needs, and nothing else.
-``now`` (the text-to-SOQL track's frozen clock) is the org's, not the user's.
+A user holds only what its question says (:func:`held_keys`): the solver's own inputs (the article
+that answers, the matched issue, the org's clock ...) are not the user's to give.
 """
 
 from __future__ import annotations
@@ -17,8 +18,25 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-NOT_HELD = ("now", "soql", "source_task", "source_params")
-"""Params no user holds: the org's clock and the text-to-SOQL track's own inputs."""
+HIDDEN = (
+    "now",
+    "soql",
+    "source_task",
+    "source_params",
+    "article_id",
+    "issue_id",
+    "fact",
+    "kind",
+    "protected",
+    "by",
+    "target_id",
+    "subject",
+)
+"""Params no user holds: the solver's own knowledge (the article that answers, the issue a case
+matches, the kind of fact asked, what must not leak), the org's clock, the text-to-SOQL track's
+inputs. A user knows what its question says, not how the answer is found."""
+FAMILY_HIDDEN = {"case_routing": ("product_id",)}
+"""Per task, more params its user does not hold (a new case's product follows from the case)."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +103,7 @@ CRITERIA: tuple[Criterion, ...] = (
     Criterion(
         "extreme",
         ("extreme",),
-        ("highest or lowest", "extreme", "shortest or longest", "most or least"),
+        ("highest", "lowest", "extreme"),
         "Do you want the highest or the lowest?",
         "The {extreme} (min means the lowest, max the highest).",
     ),
@@ -112,9 +130,15 @@ CRITERIA: tuple[Criterion, ...] = (
 _BY_KEY = {key: c for c in CRITERIA for key in c.keys}
 
 
-def criteria_for(params: dict[str, Any] | None) -> list[Criterion]:
-    """The criteria a user holds for a task with ``params``: the table's, then one per key it does not name."""
-    held = [k for k in (params or {}) if k not in NOT_HELD]
+def held_keys(task: str, params: dict[str, Any] | None) -> list[str]:
+    """The params of a ``task`` instance its user holds (the rest stay the solver's)."""
+    hidden = (*HIDDEN, *FAMILY_HIDDEN.get(task, ()))
+    return [k for k in (params or {}) if k not in hidden]
+
+
+def criteria_for(task: str, params: dict[str, Any] | None) -> list[Criterion]:
+    """The criteria a user holds for a ``task`` instance: the table's, then one per held key it does not name."""
+    held = held_keys(task, params)
     out: list[Criterion] = [
         c for c in CRITERIA if any(k in held for k in c.keys) and all(k in held for k in c.keys)
     ]

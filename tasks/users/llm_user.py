@@ -17,7 +17,6 @@ from crmarena_sf.tasks.agents.llm import ChatModel, Usage
 from crmarena_sf.tasks.episode import STOP
 from crmarena_sf.tasks.records import TaskRecord
 
-USER_KEY_VARIABLE = "OPENAI_USER_API_KEY"
 GREETING = "Hello! How can I help you today?"
 """The agent's greeting the user model answers with its opening (tau-bench starts the same way)."""
 

@@ -28,7 +28,7 @@ class ScriptedUser:
 
     def __init__(self, task: TaskRecord) -> None:
         self.task = task
-        self.criteria = criteria_for(task.params)
+        self.criteria = criteria_for(task.task, task.params)
         self.given: list[str] = []
         """The criteria said so far, in order."""
 
