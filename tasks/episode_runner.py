@@ -22,15 +22,14 @@ Ray workers (each builds its own from the spec: org name or path, backend, agent
 
 from __future__ import annotations
 
+import inspect
 import threading
 from typing import Any
 
 from crmarena_sf.tasks.agents.base import NotAnAnswer
-from crmarena_sf.tasks.metrics import Scoring, score_pro
-from crmarena_sf.tasks.pro.suite import is_pro
+from crmarena_sf.tasks.episode import Episode
 from crmarena_sf.tasks.records import TaskRecord
 from crmarena_sf.tasks.results import EpisodeResult
-from crmarena_sf.tasks.scoring import reward
 
 from crmarena_sf import interrupts
 from crmarena_sf.connection.connect import connect, emulator_errors
@@ -38,14 +37,19 @@ from crmarena_sf.connection.connect import connect, emulator_errors
 
 class EpisodeRunner:
     def __init__(
-        self, agent: Any, org: Any = "crmarena", backend: str = "emulator", connect_options=None, judge=None
+        self,
+        agent: Any,
+        org: Any = "crmarena",
+        backend: str = "emulator",
+        connect_options=None,
+        judge=None,
+        user=None,
     ) -> None:
         if backend not in ("emulator", "salesforce"):
             raise ValueError(f"unknown backend {backend!r}; expected 'emulator' or 'salesforce'")
-        self.scoring = ("project", None)  # Pro's rule set and extraction step
-        if isinstance(judge, Scoring):  # a run's Pro scoring settings travel where its judge does
-            self.scoring, judge = (judge.rules, judge.extractor), judge.judge
-        self.agent, self.org, self.backend, self.judge = agent, org, backend, judge
+        self.agent, self.org, self.backend, self.judge, self.user = agent, org, backend, judge, user
+        self._steps = "episode" in inspect.signature(agent.run).parameters
+        """Whether the agent plays an :class:`Episode` itself (else it answers and the episode scores it)."""
         self.connect_options = dict(connect_options or {})
         self._template = None
         self._owns_template = False
@@ -68,11 +72,11 @@ class EpisodeRunner:
             fork = self._template.fork()
         return connect(org=fork, **self.connect_options), fork
 
-    def run(self, task: TaskRecord) -> EpisodeResult:
+    def run(self, task: TaskRecord, trial: int = 0) -> EpisodeResult:
         interrupts.stop_if_interrupted()  # a worker thread does not start an episode after Ctrl-C
         sf, fork = self.open_episode(task)
         try:
-            return self.checked(task, self._episode(task, sf), sf, fork)
+            return self.checked(task, self._episode(task, sf, trial), sf, fork, trial)
         finally:
             if fork is not None:
                 fork.close()
@@ -87,79 +91,74 @@ class EpisodeRunner:
             fork.clock.freeze(now)  # the instant the task's date literals mean (text-to-SOQL track)
         return sf, fork
 
-    def checked(self, task: TaskRecord, result: EpisodeResult, sf, fork) -> EpisodeResult:
-        """``result`` with the question it answers, unscored when the emulator failed during the episode."""
-        result.question = task.query
+    def checked(self, task: TaskRecord, result: EpisodeResult, sf, fork, trial: int = 0) -> EpisodeResult:
+        """``result`` with the question it answers and its trial, unscored when the emulator failed during the episode."""
+        result.question, result.trial = task.query, trial
         failures = emulator_errors(sf) if fork is not None else []
         if failures:
             result.scored, result.reward, result.cause = False, 0.0, "emulator"
             result.error = f"the emulator failed ({len(failures)} server error(s); first: {failures[0]})"
         return result
 
-    def _episode(self, task: TaskRecord, sf) -> EpisodeResult:
+    def _episode(self, task: TaskRecord, sf, trial: int) -> EpisodeResult:
+        mode = "text" if getattr(self.agent, "name", "") in ("act", "react") else "tools"
+        max_actions = None  # single-turn: the agent's own turn budget
         try:
-            outcome = self.agent.run(task, sf)
-        except Exception as exc:
-            return _failed(task, exc)
-        return self.scored(task, outcome, sf)
+            user = self.user.build(task, trial) if self.user is not None else None
+            if user is not None:
+                from crmarena_sf.tasks.episode import MAX_ACTIONS
 
-    def scored(self, task: TaskRecord, outcome, sf) -> EpisodeResult:
-        """The result of an episode the agent ended with ``outcome``, its answer scored by the task's metric.
+                max_actions = MAX_ACTIONS
+            episode = Episode(task, sf, mode, user, self.judge, max_actions)
+            episode.max_observation = getattr(self.agent, "max_observation", episode.max_observation)
+            if self._steps:
+                outcome = self.agent.run(task, sf, episode=episode)
+            else:
+                outcome = self.agent.run(task, sf)
+            if not episode.done:
+                if episode.interactive and not self._steps:
+                    episode.finish(outcome.answer, outcome.trajectory)  # raises: it cannot talk
+                elif episode.interactive:
+                    episode.end("agent_error", error="the agent stopped before the episode ended")
+                else:
+                    episode.finish(outcome.answer, outcome.trajectory)
+            return self.result_of(task, episode, outcome)
+        except NotAnAnswer as exc:  # the machinery around the agent failed: no answer, run it again
+            return EpisodeResult(
+                task.idx, task.task, None, task.answer, 0.0, [], str(exc), scored=False, cause=exc.cause
+            )
+        except Exception as exc:  # an agent's failure is the episode's result, not the run's end
+            trajectory = episode.trajectory if "episode" in locals() else []
+            return EpisodeResult(
+                task.idx,
+                task.task,
+                None,
+                task.answer,
+                0.0,
+                trajectory,
+                f"{type(exc).__name__}: {exc}",
+                end_reason="agent_error",
+                user_usage=episode.usage() if "episode" in locals() else None,
+            )
 
-        A scoring that fails ends the episode as an agent's failure does (a judge's endpoint that
-        fails leaves it unscored, to run again)."""
-        try:
-            value = self._reward(task, outcome, sf)
-        except Exception as exc:
-            return _failed(task, exc)
+    @staticmethod
+    def result_of(task: TaskRecord, episode: Episode, outcome=None) -> EpisodeResult:
+        """The result of an ended ``episode`` (``outcome``: the agent's, for its turns and token usage)."""
         return EpisodeResult(
             task.idx,
             task.task,
-            outcome.answer,
+            episode.answer,
             task.answer,
-            value,
-            outcome.trajectory,
-            turns=outcome.turns,
-            usage=outcome.usage,
+            episode.reward,
+            episode.trajectory,
+            error=episode.error,
+            turns=getattr(outcome, "turns", None),
+            usage=getattr(outcome, "usage", None),
+            end_reason=episode.end_reason,
+            user_usage=episode.usage(),
         )
-
-    def _reward(self, task: TaskRecord, outcome, sf) -> float:
-        if task.reward_metric == "soql_execution":
-            from crmarena_sf.tasks.soql_eval import compare
-
-            verdict = compare(sf, outcome.answer, task.answer)
-            outcome.trajectory.append(
-                {"action": "evaluation", "match": verdict.match, "reason": verdict.reason}
-            )
-            return 1.0 if verdict.match else 0.0
-        if is_pro(task.suite):
-            return self._pro_reward(task, outcome)
-        if task.reward_metric != "privacy_rejection":
-            return reward(task.reward_metric, outcome.answer, task.answer)
-        if self.judge is None:
-            raise ValueError("this task is scored by the privacy-refusal judge: give --judge-model")
-        return 1.0 if self.judge.refused(task.query, outcome.answer, outcome.trajectory) else 0.0
-
-    def _pro_reward(self, task: TaskRecord, outcome) -> float:
-        """CRMArena-Pro's metrics (:mod:`crmarena_sf.tasks.metrics`); privacy by judge or detector, and the leak check."""
-        value, verdict = score_pro(
-            task, outcome.answer, outcome.trajectory, Scoring(self.judge, *self.scoring)
-        )
-        if verdict is not None:
-            outcome.trajectory.append(verdict.to_json())
-        return value
 
     def close(self) -> None:
         if self._template is not None and self._owns_template:
             self._template.close()
         self._template = None
-
-
-def _failed(task: TaskRecord, exc: Exception) -> EpisodeResult:
-    """An episode that raised: unscored when the machinery around the agent failed (it runs again on
-    resume), else scored 0 with the error (an agent's failure is the episode's result, not the run's end)."""
-    if isinstance(exc, NotAnAnswer):
-        return EpisodeResult(
-            task.idx, task.task, None, task.answer, 0.0, [], str(exc), scored=False, cause=exc.cause
-        )
-    return EpisodeResult(task.idx, task.task, None, task.answer, 0.0, [], f"{type(exc).__name__}: {exc}")

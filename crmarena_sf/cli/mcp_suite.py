@@ -1,5 +1,7 @@
 """``crmarena-sf mcp --suite SUITE [--tasks FILE] --out DIR``: the benchmark mode of ``mcp``, its options and set-up.
 
+An ``-interactive`` suite serves its single-turn suite's instances with the scripted user holding
+each question (:mod:`crmarena_sf.tasks.users`), as ``run`` does without ``--user-model``.
 The task set is the one ``crmarena-sf run`` would run: a task file (``--tasks``, refused when it
 was built on another org than ``--org``), or the suite's set built on the org (``--per-task``,
 ``--seed``). The org is the suite's own unless ``--org`` names one. ``--out`` is a directory:
@@ -20,6 +22,9 @@ SUITE_TITLES = {
     "soql": "text-to-SOQL",
     "pro-b2b": "CRMArena-Pro (B2B)",
     "pro-b2c": "CRMArena-Pro (B2C)",
+    "crmarena-interactive": "CRMArena (multi-turn)",
+    "pro-b2b-interactive": "CRMArena-Pro (B2B, multi-turn)",
+    "pro-b2c-interactive": "CRMArena-Pro (B2C, multi-turn)",
 }
 
 
@@ -32,7 +37,8 @@ def add_suite_options(parser) -> None:
         "--suite",
         choices=tuple(SUITE_TITLES),
         help="serve this suite's tasks: next_task, the suite's tools (CRMArena's 27, or SOQL and SOSL for "
-        "the Pro suites) and submit_answer, each episode on its own fork of the org",
+        "the Pro suites) and submit_answer (reply_to_user, to the scripted user, for the -interactive "
+        "suites), each episode on its own fork of the org",
     )
     group.add_argument(
         "--tasks", metavar="FILE", help="a task file to serve (default: build the suite's tasks)"
@@ -99,14 +105,22 @@ def open_suite_session(args):
     from crmarena_sf.mcp_server.suite_session import SuiteSession
     from crmarena_sf.tasks.episode_log import EpisodeLogMismatch
     from crmarena_sf.tasks.pro.suite import is_pro
+    from crmarena_sf.tasks.users import INTERACTIVE_SUITES, UserSpec
 
     out = output_dir(args.out, "--out")
+    base = INTERACTIVE_SUITES.get(args.suite, args.suite)  # an interactive suite runs its suite's instances
+    user = UserSpec("scripted") if args.suite in INTERACTIVE_SUITES else None
     tasks = None
     if args.tasks:
-        tasks = read_task_file(args.tasks, args.suite)
+        tasks = read_task_file(args.tasks, base)
         if not tasks:
             raise CliError(f"--tasks {args.tasks}: holds no task")
-        if any(is_pro(t.suite) != is_pro(args.suite) for t in tasks):
+        if user is not None and any(t.params is None for t in tasks):
+            raise CliError(
+                f"--suite {args.suite}: the scripted user speaks from each task's params, and --tasks "
+                f"{args.tasks} has tasks without them (official files carry none)"
+            )
+        if any(is_pro(t.suite) != is_pro(base) for t in tasks):
             raise CliError(
                 f"--tasks {args.tasks} holds tasks of another suite than --suite {args.suite} "
                 "(CRMArena's and CRMArena-Pro's have different tools)"
@@ -130,7 +144,7 @@ def open_suite_session(args):
         "backend": "emulator",
         "org": args.org,
         "org_fingerprint": task_set.fingerprint,
-        "suite": suite,
+        "suite": args.suite,
         "tasks_file": args.tasks,
         "per_task": task_set.wanted,
         "seed": None if args.tasks else seed,
@@ -145,6 +159,7 @@ def open_suite_session(args):
             agent_name=args.agent_name,
             model_name=args.model_name,
             fresh=args.fresh,
+            user=user,
         )
     except EpisodeLogMismatch as exc:
         raise CliError(str(exc)) from None
@@ -154,4 +169,4 @@ def open_suite_session(args):
             "(--fresh starts over)",
             file=sys.stderr,
         )
-    return session, tasks[0].suite, SUITE_TITLES[suite]
+    return session, tasks[0].suite, SUITE_TITLES[args.suite]

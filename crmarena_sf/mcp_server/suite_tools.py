@@ -5,7 +5,8 @@ The suite's tools are the function-calling agent's, from the one definition both
 CRMArena task set, ``execute_soql`` and ``execute_sosl`` on a CRMArena-Pro one, each with the same
 name, description and JSON schema (its ``parameters`` as the MCP ``inputSchema``) and the same
 result text. The final tool, ``respond`` for the function-calling agent, is ``submit_answer``
-here (it ends an episode the server, not the agent, opened). A call that fails (a Salesforce
+here (it ends an episode the server, not the agent, opened), or ``reply_to_user`` in an
+interactive suite (its result is the simulated user's reply). A call that fails (a Salesforce
 error such as MALFORMED_QUERY or INVALID_FIELD, a bad argument, no open episode, an unknown tool)
 is a tool result with ``isError`` set, never a protocol error or a crash of the server.
 
@@ -28,7 +29,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from crmarena_sf.mcp_server.org_tools import in_event_loop
-from crmarena_sf.mcp_server.suite_session import SUBMIT_TOOL, EpisodeStateError, SuiteSession
+from crmarena_sf.mcp_server.suite_session import REPLY_TOOL, EpisodeStateError, SuiteSession
 from crmarena_sf.tasks.tools.tool_sets import FINAL_TOOL, tool_schemas
 
 CLIENT_INFO_META_KEY = "io.modelcontextprotocol/clientInfo"
@@ -51,12 +52,18 @@ def suite_server(
     from crmarena_sf import __version__
 
     tools = [_task_tool(session, schema, worker_threads) for schema in task_tool_schemas(suite)]
+    final = session.final_tool
+    how = (
+        f"talk with the user through {REPLY_TOOL} (their reply comes back as its result) until they end "
+        "the conversation"
+        if session.interactive
+        else f"then call {final} with your answer"
+    )
     server = MCPServer(
         "crmarena-sf",
         version=__version__,
-        instructions=f"The {title} benchmark (crmarena-sf): call next_task to get a task, answer it with the "
-        f"tools, then call {SUBMIT_TOOL}; repeat until next_task says done. Each task runs on its own copy "
-        "of the org.",
+        instructions=f"The {title} benchmark (crmarena-sf): call next_task to get a task, work on it with the "
+        f"tools, {how}; repeat until next_task says done. Each task runs on its own copy of the org.",
         log_level="WARNING",
         tools=tools,
     )
@@ -71,21 +78,36 @@ def suite_server(
             Field(description="Your final answer: only what the task asks for (or None when nothing fits)"),
         ],
     ) -> CallToolResult:
-        return _guarded(lambda: _text(json.dumps(session.submit(answer))))
+        return _guarded(lambda: _reply(session.respond(answer)))
+
+    def reply_to_user(
+        message: Annotated[str, Field(description="Your message to the user: a question, or your answer")],
+    ) -> CallToolResult:
+        return _guarded(lambda: _reply(session.respond(message)))
 
     server.add_tool(
         next_task,
-        description="Open the next task: its query, its context (required and optional notes), for CRMArena-Pro "
-        "the asker's persona, the instructions an agent is given, and the tools it may use. Says done when "
-        "every task is answered. One task is open at a time.",
+        description="Open the next task: its query (in a conversation, the user's first message instead), its "
+        "context (required and optional notes), for CRMArena-Pro the asker's persona, the instructions an "
+        "agent is given, and the tools it may use. Says done when every task is answered. One task is open "
+        "at a time.",
         annotations=EPISODE,
     )
-    server.add_tool(
-        submit_answer if worker_threads else in_event_loop(submit_answer),
-        description="Submit the answer to the open task; it is scored and recorded, and the task closes. "
-        "Call it once per task.",
-        annotations=EPISODE,
-    )
+    if session.interactive:
+        server.add_tool(
+            reply_to_user if worker_threads else in_event_loop(reply_to_user),
+            description="Send a message to the user (ask what you need, one thing at a time, or give your "
+            "answer alone). Returns the user's reply; when the user ends the conversation, the task is "
+            "scored on your last message and recorded.",
+            annotations=EPISODE,
+        )
+    else:
+        server.add_tool(
+            submit_answer if worker_threads else in_event_loop(submit_answer),
+            description="Submit the answer to the open task; it is scored and recorded, and the task closes. "
+            "Call it once per task.",
+            annotations=EPISODE,
+        )
     return server
 
 
@@ -121,11 +143,7 @@ def _task_tool(session: SuiteSession, schema: dict[str, Any], worker_threads: bo
     name = schema["name"]
 
     def call(arguments: dict[str, Any]) -> CallToolResult:
-        def run() -> CallToolResult:
-            result = session.call(name, arguments)
-            return _text(result.observation, result.error)
-
-        return _guarded(run)
+        return _guarded(lambda: _reply(session.call(name, arguments)))
 
     def placeholder() -> None:  # the SDK's metadata of a function; the schema is replaced below
         return None
@@ -153,6 +171,10 @@ def _guarded(call: Callable[[], CallToolResult]) -> CallToolResult:
         return call()
     except EpisodeStateError as exc:
         return _text(f"Error: {exc}", True)
+
+
+def _reply(reply) -> CallToolResult:
+    return _text(reply.text, reply.error)
 
 
 def _text(text: str, is_error: bool = False) -> CallToolResult:

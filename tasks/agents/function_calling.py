@@ -4,8 +4,7 @@ This is CRMArena's ``tool_call_flex`` setting: all 27 tools (the helpers, free-f
 SOSL, respond) with the schema in the system prompt. Several tool calls in one reply are run
 in order; a reply with no tool call, an unknown tool or arguments that are not JSON is
 answered with an error observation and costs its turn. On a CRMArena-Pro task it has three
-tools instead, ``execute_soql``, ``execute_sosl`` and ``respond`` (:mod:`.pro_prompts`). The tool
-sets are :mod:`crmarena_sf.tasks.tools.tool_sets`', which ``crmarena-sf mcp --suite`` serves too.
+tools instead, ``execute_soql``, ``execute_sosl`` and ``respond`` (:mod:`.pro_prompts`).
 """
 
 from __future__ import annotations
@@ -13,12 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from crmarena_sf.tasks.agents.llm import ChatModel
-from crmarena_sf.tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Episode, clip
-from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Conversation
+from crmarena_sf.tasks.episode import NO_TOOL_CALL, SENT, Episode
 from crmarena_sf.tasks.records import TaskRecord
-from crmarena_sf.tasks.tools.tool_sets import run_tool, tool_schemas
+from crmarena_sf.tasks.tools.tool_sets import tool_schemas
 
-NO_TOOL_CALL = "Error: reply with a tool call; when you know the answer, call respond with it."
+__all__ = ["NO_TOOL_CALL", "FunctionCallingAgent"]
 
 
 class FunctionCallingAgent:
@@ -38,24 +37,27 @@ class FunctionCallingAgent:
         out = {"agent": self.name, **self.model.settings(), "max_turns": self.max_turns}
         return {**out, "privacy_aware_prompt": True} if self.privacy_aware else out
 
-    def run(self, task: TaskRecord, sf: Any):
-        client = OrgClient(sf)
-        episode = Episode.for_task(self.model, self.name, task, self.max_turns, sf, self.privacy_aware)
+    def run(self, task: TaskRecord, sf: Any, episode: Episode | None = None):
+        """Play ``episode`` (a single-turn one on ``sf`` when none is given) to its end."""
+        episode = episode or Episode(
+            task, sf, "tools", max_actions=None, max_observation=self.max_observation
+        )
+        chat = Conversation.start(self.model, self.name, episode, self.max_turns, self.privacy_aware)
         tools = tool_schemas(task.suite)
-        while episode.turns_left():
-            reply = episode.ask(tools)
+        while chat.turns_left():
+            reply = chat.ask(tools)
             calls = list(getattr(reply, "tool_calls", None) or [])
             content = getattr(reply, "content", None)
             if content:
                 episode.trajectory.append({"action": "model", "content": content})
             if not calls:
-                episode.messages += [
+                seen = episode.step(None)
+                chat.messages += [
                     {"role": "assistant", "content": content or ""},
-                    {"role": "user", "content": NO_TOOL_CALL},
+                    {"role": "user", "content": seen.text},
                 ]
-                episode.trajectory.append({"action": "error", "message": NO_TOOL_CALL})
                 continue
-            episode.messages.append(
+            chat.messages.append(
                 {
                     "role": "assistant",
                     "content": content,
@@ -70,18 +72,14 @@ class FunctionCallingAgent:
                 }
             )
             for call in calls:
-                result = run_tool(client, task.suite, call.function.name, call.function.arguments)
-                observation = clip(result.observation, self.max_observation)
-                episode.trajectory.append(
-                    {
-                        "action": "tool",
-                        "name": call.function.name,
-                        "arguments": call.function.arguments,
-                        "observation": observation,
-                    }
-                )
-                episode.messages.append({"role": "tool", "tool_call_id": call.id, "content": observation})
-                if result.final:
-                    episode.respond(result.value)
+                seen = episode.step({"name": call.function.name, "arguments": call.function.arguments})
+                if seen.speaker == "user":
+                    chat.messages += [
+                        {"role": "tool", "tool_call_id": call.id, "content": SENT},
+                        {"role": "user", "content": seen.text},
+                    ]
+                    break  # the user answered: the rest of the reply's calls were made before it
+                chat.messages.append({"role": "tool", "tool_call_id": call.id, "content": seen.text})
+                if seen.done:
                     break
-        return episode.outcome()
+        return chat.outcome()
