@@ -25,7 +25,7 @@ from crmarena_sf.tasks.families import family
 from crmarena_sf.tasks.org_client import OrgClient
 from crmarena_sf.tasks.pro.suite import is_pro
 from crmarena_sf.tasks.records import load_tasks
-from crmarena_sf.tasks.tools.tool_sets import run_tool
+from crmarena_sf.tasks.tools.tool_sets import run_tool, tool_names
 from mcp import Client
 from mcp.types import Implementation
 from mcp_sdk import SyncClient, http_client, http_server, stdio_client
@@ -336,3 +336,42 @@ def test_a_pro_slice_of_reference_answers_over_http_scores_100_and_names_the_age
     assert results["settings"]["transport"] == "mcp http"
     table = report_of(out, capsys)
     assert "100.0" in table
+
+
+# ---------------------------------------------------------------------------- multi-turn
+def test_an_interactive_suite_talks_through_reply_to_user_and_scores_the_last_message(
+    tiny_dataset, tiny_task_file, tiny_tasks, tmp_path, capsys
+):
+    out = tmp_path / "run"
+    options = mcp_suite(
+        "crmarena-interactive", "--tasks", str(tiny_task_file), "--org", str(tiny_dataset), "--out", str(out)
+    )
+    by_idx = {t.idx: t for t in tiny_tasks}
+    with stdio_client(*options) as client:
+        assert set(client.tools()) == set(tool_names(None)) - {"respond"} | {"next_task", "reply_to_user"}
+        failed, text = client.call("reply_to_user", {"message": "Hello?"})
+        assert failed and text.startswith("Error: no task is open")
+        # The first task: one question to the user, then the answer alone; the user stops and it is scored.
+        briefing = json.loads(client.call("next_task", {})[1])
+        record = by_idx[briefing["idx"]]
+        assert "query" not in briefing and briefing["user_says"] and briefing["user_says"] != record.query
+        assert briefing["tools"][-1] == "reply_to_user" and "reply_to_user" in briefing["instructions"]
+        failed, reply = client.call("reply_to_user", {"message": "Which period do you mean?"})
+        assert not failed and reply and "ended" not in reply
+        failed, text = client.call("reply_to_user", {"message": gold_reply(record)})
+        assert not failed and "[The episode ended: the user ended the conversation." in text
+        # The second: tool calls and no message to the user, until the action limit ends it (scored 0).
+        json.loads(client.call("next_task", {})[1])
+        for _ in range(19):
+            assert client.call("issue_soql_query", {"query": "SELECT Id FROM Case LIMIT 1"})[0] is False
+        failed, text = client.call("issue_soql_query", {"query": "SELECT Id FROM Case LIMIT 1"})
+        assert failed and "no message to the user within 20 tool calls" in text
+        failed, text = client.call("issue_soql_query", {"query": "SELECT Id FROM Case LIMIT 1"})
+        assert failed and text.startswith("Error: no task is open")
+    results = json.loads((out / "results.json").read_text())
+    rewards = {e["end_reason"]: e["reward"] for e in results["episodes"]}
+    assert rewards == {"user_stop": 1.0, "action_limit": 0.0}
+    assert results["settings"]["suite"] == "crmarena-interactive" and results["settings"]["user"] == {
+        "user": "scripted"
+    }
+    assert "overall" in report_of(out, capsys)
