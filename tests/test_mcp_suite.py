@@ -269,6 +269,20 @@ def test_a_server_started_again_on_the_same_out_resumes_and_another_task_set_is_
     assert "another task set" in capsys.readouterr().err
 
 
+def test_without_tasks_the_suites_set_is_built_on_the_org_as_run_builds_it(
+    tiny_dataset, tiny_task_file, tmp_path
+):
+    out = tmp_path / "run"
+    options = mcp_suite("crmarena", "--org", str(tiny_dataset), "--per-task", "1", "--out", str(out))
+    built = {t.query for t in load_tasks(tiny_task_file)}  # tasks build --per-task 1 on the same org
+    with stdio_client(*options) as client:
+        briefing = json.loads(client.call("next_task", {})[1])
+        assert briefing["of"] == len(built) and briefing["query"] in built
+        client.call("submit_answer", {"answer": "None"})
+    settings = json.loads((out / "results.json").read_text())["settings"]
+    assert (settings["suite"], settings["per_task"], settings["seed"]) == ("crmarena", 1, 0)
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [

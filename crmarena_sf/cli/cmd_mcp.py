@@ -8,6 +8,9 @@ tools are :mod:`crmarena_sf.mcp_server.org_tools`'; ``--read-only`` leaves out t
 write. Like ``serve``, it serves a private copy of its org: writes live while it runs, and the
 default org, an org file or a dataset directory never change. It stops when the client closes
 stdin (stdio), on Ctrl-C or on SIGTERM, with exit code 0.
+
+With ``--suite`` it serves a benchmark instead (:mod:`crmarena_sf.cli.mcp_suite`): the next task,
+the suite's tools on each task's own fork, and the answer, scored and logged into ``--out``.
 """
 
 from __future__ import annotations
@@ -29,11 +32,14 @@ INSTALL_HINT = "crmarena-sf mcp needs the MCP Python SDK 2.x: pip install 'crmar
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "mcp",
-        help="serve an emulated org to MCP clients (stdio, or streamable HTTP with a bearer token)",
+        help="serve an emulated org, or a benchmark (--suite), to MCP clients (stdio, or streamable HTTP "
+        "with a bearer token)",
         description="Serve an emulated org over the Model Context Protocol: SOQL (with paging), SOSL, the "
         "object list, describes, and record get/create/update/delete, each answering the REST API's JSON. "
         "On stdio unless --http is given. Writes go to a private copy of the org, kept while the server "
-        "runs: the org named by --org (its file or dataset directory) never changes.",
+        "runs: the org named by --org (its file or dataset directory) never changes. With --suite, serve a "
+        "benchmark instead: next_task, the suite's tools on each task's own fork, and submit_answer (or "
+        "reply_to_user), each answer scored and logged into --out as crmarena-sf run does.",
     )
     add_served_org_options(parser)
     parser.add_argument(
