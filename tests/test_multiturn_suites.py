@@ -151,3 +151,28 @@ def test_user_options_outside_the_interactive_suites_are_refused(tiny_dataset, t
     assert code == 2 and "--user-model is for the interactive suites" in capsys.readouterr().err
     code, _ = _run(tmp_path, "--suite", "crmarena-interactive", "--user-base-url", "http://127.0.0.1:9/v1")
     assert code == 2 and "--user-base-url needs --user-model" in capsys.readouterr().err
+
+
+def test_the_report_shows_single_and_multi_turn_side_by_side_and_the_users_turns(
+    tiny_dataset, tmp_path, capsys
+):
+    base = ["--org", str(tiny_dataset), "--per-task", "1"]
+    assert _run(tmp_path, *base, name="single.json")[0] == 0
+    assert (
+        _run(tmp_path, *base, "--suite", "crmarena-interactive", "--trials", "2", name="multi.json")[0] == 0
+    )
+    capsys.readouterr()
+    page = tmp_path / "report.html"
+    args = ["report", str(tmp_path / "multi.json"), str(tmp_path / "single.json"), "--html", str(page)]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    head, *rows = printed.splitlines()
+    assert head.split() == ["task", "single", "multi", "change"]
+    assert "handle_time 100.0 100.0 +0.0" in [" ".join(r.split()) for r in rows]
+    assert "ended by: user stop 18" in printed and "pass^2" in printed
+    html = page.read_text()
+    assert '<section id="turns">' in html and 'class="action act-user">user</span>' in html
+    assert "ended by" in html and 'id="ep-0-1"' in html  # every trial kept, each its own episode
+    single_only = ["report", str(tmp_path / "single.json"), str(tmp_path / "single.json")]
+    assert main(single_only) == 2
+    assert "single-turn and multi-turn" in capsys.readouterr().err
