@@ -164,7 +164,12 @@ def run_benchmark_command(args) -> int:
     tasks = None
     if args.tasks:
         try:
-            tasks = load_tasks(input_file(args.tasks, "--tasks", "task file"), suite=args.suite)
+            from crmarena_sf.tasks.users import INTERACTIVE_SUITES
+
+            file_suite = INTERACTIVE_SUITES.get(
+                args.suite, args.suite
+            )  # an interactive suite's instances are its suite's
+            tasks = load_tasks(input_file(args.tasks, "--tasks", "task file"), suite=file_suite)
         except TaskFileError as exc:
             raise CliError(str(exc)) from None
         if args.agent == "reference":
