@@ -80,6 +80,9 @@ class CRMArenaEnv:
 
         self._close_fork()
         self._fork = self._template.fork()
+        now = (self.task.params or {}).get("now")
+        if now:
+            self._fork.clock.freeze(now)  # the instant the task's date literals mean (text-to-SOQL track)
         self.sf = connect(org=self._fork)
         self.turns = 0
         user = self.user.build(self.task, seed or 0) if self.user is not None else None

@@ -167,13 +167,13 @@ class Episode:
             self.reward = self._score()
             return self._ended("answered", message or "")
         self.actions = 0
+        if self.user_turns >= self.max_user_turns:  # the user has no turn left to answer in
+            return self.end("user_turn_limit", "")
         reply = self.user.reply(message)
         if STOP in reply:
             self.trajectory.append({"action": "user", "content": reply})
             self.reward = self._score()
             return self._ended("user_stop", reply)
-        if self.user_turns >= self.max_user_turns:
-            return self.end("user_turn_limit", "")
         self.user_turns += 1
         self.trajectory.append({"action": "user", "content": reply})
         return Observation(reply, "user")

@@ -262,6 +262,10 @@ def run_benchmark_command(args) -> int:
     from crmarena_sf.tasks.pro.tables import run_suite, skill_table
 
     print(skill_table([results]) if run_suite(results) else results.table())
+    from crmarena_sf.tasks.turns_table import run_facts
+
+    for line in run_facts(results):
+        print(line)
     if args.trials > 1:
         from crmarena_sf.tasks.pass_k import pass_k_table
 

@@ -23,11 +23,15 @@ class TaskSet:
 
 
 def read_task_file(path: str, suite: str | None = None) -> list:
-    """The records of ``--tasks`` (``suite``: the file's, when a Pro suite names it); CliError when unusable."""
+    """The records of ``--tasks`` (``suite``: the file's, when a Pro suite names it; an interactive suite's
+    instances are its single-turn suite's); CliError when unusable."""
     from crmarena_sf.tasks.records import TaskFileError, load_tasks
+    from crmarena_sf.tasks.users import INTERACTIVE_SUITES
 
     try:
-        return load_tasks(input_file(path, "--tasks", "task file"), suite=suite)
+        return load_tasks(
+            input_file(path, "--tasks", "task file"), suite=INTERACTIVE_SUITES.get(suite, suite)
+        )
     except TaskFileError as exc:
         raise CliError(str(exc)) from None
 

@@ -48,7 +48,9 @@ class ReferenceAgent:
         params = {k: v for k, v in task.params.items() if k not in held}
         for criterion in criteria_for(task.task, task.params):
             seen = episode.step({"name": "respond", "arguments": {"content": criterion.question}})
-            said = criterion.read(seen.text) if not seen.done else None
+            if seen.done:  # the user stopped (or had no turn left): the episode is over
+                return EpisodeOutcome(episode.answer, episode.trajectory)
+            said = criterion.read(seen.text)
             if said is None:
                 raise AgentError(f"the user did not answer {criterion.question!r} ({seen.text!r})")
             params.update(said)
