@@ -38,7 +38,7 @@ def run(quick: bool = False) -> list[Measurement]:
         action = {"name": "issue_soql_query", "arguments": {"query": STEP_QUERY}}
         steps, queries = [], []
         for i in range(repeat + 3):
-            env.turns = 0  # keep the episode under its turn limit
+            env.turns = env.episode.actions = 0  # keep the episode under its turn and action limits
             start = time.perf_counter()
             env.step(action)
             middle = time.perf_counter()
