@@ -117,7 +117,7 @@ def run(quick: bool = False) -> list[Measurement]:
     limit = noop + query + TARGET_TOOL_OVERHEAD_MS
     return [
         Measurement(
-            "mcp",
+            "mcp_suite",
             "mcp --suite: next_task + submit_answer, an episode's opening and closing over stdio",
             round(opened + submitted, 3),
             "ms",
@@ -126,7 +126,7 @@ def run(quick: bool = False) -> list[Measurement]:
             f"medians of {episodes} episodes: next_task {opened:.3f} ms, submit_answer {submitted:.3f} ms",
         ),
         Measurement(
-            "mcp",
+            "mcp_suite",
             "mcp --suite: a one-row issue_soql_query in an episode over stdio",
             round(tool, 3),
             "ms",
