@@ -103,7 +103,9 @@ def run(quick: bool = False) -> list[Measurement]:
         import mcp.server  # noqa: F401
     except ImportError:
         return [
-            Measurement("mcp", "mcp --suite episode", math.nan, "ms", note="the mcp SDK is not installed")
+            Measurement(
+                "mcp_suite", "mcp --suite episode", math.nan, "ms", note="the mcp SDK is not installed"
+            )
         ]
     from crmarena_sf.bench.bench_mcp import noop_call_ms
 
