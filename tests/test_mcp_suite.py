@@ -230,6 +230,23 @@ def test_the_tools_answer_on_the_open_tasks_fork_as_the_function_calling_agent_s
     )  # every tool, the four bad queries and get_cases (an unknown tool is not called)
 
 
+def test_agent_name_names_the_agent_of_a_client_that_names_none(tiny_org, tiny_task_file, tmp_path):
+    from crmarena_sf.mcp_server.suite_session import SuiteSession
+
+    fork = tiny_org.fork()
+    session = SuiteSession(load_tasks(tiny_task_file), fork, tmp_path, {"org": "tiny"}, agent_name="by-flag")
+    try:
+        session.next_task(None)
+        assert json.loads(session.respond("None").text)["recorded"] is True
+        session.next_task({"name": "by-client", "version": "1"})
+        session.respond("None")
+    finally:
+        session.close()
+        fork.close()
+    results = json.loads((tmp_path / "results.json").read_text())
+    assert results["settings"]["agent"] == "by-flag, by-client"
+
+
 def test_a_server_started_again_on_the_same_out_resumes_and_another_task_set_is_refused(
     tiny_dataset, tiny_task_file, tiny_tasks, tmp_path, capsys
 ):
@@ -321,11 +338,16 @@ def test_a_pro_slice_of_reference_answers_over_http_scores_100_and_names_the_age
     )
     tasks = load_tasks(task_file)
     out = tmp_path / "run"
-    options = mcp_suite("pro-b2b", "--tasks", str(task_file), "--out", str(out), "--agent-name", "my-agent")
+    options = mcp_suite("pro-b2b", "--tasks", str(task_file), "--out", str(out), "--agent-name", "unused")
+    info = Implementation(
+        name="pro-agent", version="0.9"
+    )  # under 2026-07-28, each request's _meta carries it
     with (
         http_server(*options) as (url, token, _),
         anyio.from_thread.start_blocking_portal() as portal,
-        portal.wrap_async_context_manager(http_client(url, token, mode="2026-07-28")) as raw,
+        portal.wrap_async_context_manager(
+            http_client(url, token, mode="2026-07-28", client_info=info)
+        ) as raw,
     ):
         client = SyncClient(portal, raw)
         assert set(client.tools()) == {"execute_soql", "execute_sosl"} | SESSION_TOOLS
@@ -346,7 +368,7 @@ def test_a_pro_slice_of_reference_answers_over_http_scores_100_and_names_the_age
         answered = take_the_benchmark(client, tasks)
     assert len(answered) + 1 == len(tasks) == 22
     results = json.loads((out / "results.json").read_text())
-    assert results["overall"] == 100.0 and results["settings"]["agent"] == "my-agent"
+    assert results["overall"] == 100.0 and results["settings"]["agent"] == "pro-agent"
     assert results["settings"]["transport"] == "mcp http"
     table = report_of(out, capsys)
     assert "100.0" in table

@@ -60,7 +60,7 @@ def add_suite_options(parser) -> None:
     group.add_argument(
         "--agent-name",
         metavar="A",
-        help="the agent's name in the results (default: the MCP client's clientInfo name)",
+        help="the agent's name in the results when the MCP client gives none (its clientInfo names it)",
     )
     group.add_argument(
         "--model-name", metavar="M", help="the model the agent runs, for the results (MCP carries none)"

@@ -27,8 +27,8 @@ Decisions where issue 30 is silent:
   user's stop, the user's turn limit, the action limit), and the call that ends it says so;
   ``next_task`` gives the user's opening message, never the task's query;
 - a single-turn episode has no action limit (as ``run``'s agents, bounded by their own budget);
-- the agent's name is ``--agent-name`` when given, else the MCP client's (``clientInfo.name``);
-  each episode's trajectory opens with the client that ran it, and
+- the agent's name is the MCP client's (``clientInfo.name``), else ``--agent-name`` (a client that
+  names none; the Python SDK's client says ``mcp`` unless told otherwise); each episode's trajectory opens with the client that ran it, and
   ``results.json``'s settings name the clients of its episodes;
 - the run the episode log belongs to (what a resume must match) is the task set, the org, the
   suite's tool set, the user (interactive suites) and ``--model-name``; the client's name is not part of it, being known only
@@ -181,7 +181,7 @@ class SuiteSession:
             try:
                 user = self.user.build(task, 0) if self.user is not None else None
                 episode = Episode(task, sf, "tools", user, None, MAX_ACTIONS if user is not None else None)
-                name = self.agent_name or (client or {}).get("name") or "unnamed MCP client"
+                name = (client or {}).get("name") or self.agent_name or "unnamed MCP client"
                 step = {"action": "mcp_client", "name": name}
                 if client and client.get("version"):
                     step["version"] = client["version"]
