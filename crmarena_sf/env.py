@@ -30,12 +30,13 @@ from typing import Any
 from crmarena_sf.tasks.agents import pro_prompts
 from crmarena_sf.tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS
 from crmarena_sf.tasks.agents.prompts import interactive_rules, system_prompt
-from crmarena_sf.tasks.episode import Episode
+from crmarena_sf.tasks.episode import MODES, Episode
 from crmarena_sf.tasks.pro.suite import is_pro
 from crmarena_sf.tasks.records import TaskRecord, from_json
 from crmarena_sf.tasks.tools.tool_sets import tool_schemas
 
-MODES = ("tools", "text")
+__all__ = ["MODES", "CRMArenaEnv"]
+
 TERMINATED = ("answered", "user_stop", "agent_error")
 """End reasons that terminate an episode; the limits truncate it."""
 
@@ -75,7 +76,9 @@ class CRMArenaEnv:
         return self.episode is None or self.episode.done
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[str, dict[str, Any]]:
-        """Start the episode on a fresh fork of the org; the observation is the task message (or the user's opening)."""
+        """Start the episode on a fresh fork of the org; the observation is the task message (or the user's opening).
+
+        ``seed`` is the trial: an LLM user's seed is its own seed plus it (the scripted user has none)."""
         from crmarena_sf.connection.connect import connect
 
         self._close_fork()

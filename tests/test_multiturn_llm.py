@@ -150,3 +150,50 @@ def test_the_cli_runs_an_llm_user_with_its_own_key(tiny_dataset, tmp_path, monke
     # The reference agent's first question is its answer to the user: the user stops at once and the
     # reply scored is a question, not the answer.
     assert data["end_reasons"] == {"user_stop": 2} and user_llm.model_lists == 1
+
+
+def test_calls_after_a_message_to_the_user_are_answered_but_not_run(task, tiny_dataset):
+    replies = [
+        {"tool_calls": [("respond", json.dumps({"content": "Which period?"})), ("get_issues", "{}")]},
+        respond(task.answer),
+    ]
+
+    def user_policy(body):
+        text = last_user_text(body)
+        return {
+            "content": "Hi."
+            if text.startswith("Hello!")
+            else "Last year."
+            if text == "Which period?"
+            else STOP
+        }
+
+    results, agent_requests, _ = run(task, tiny_dataset, lambda body: replies.pop(0), user_policy)
+    assert (results.episodes[0].end_reason, results.episodes[0].reward) == ("user_stop", 1.0)
+    after = agent_requests[1]["messages"][-3:]
+    assert [m["role"] for m in after] == ["tool", "tool", "user"]
+    assert after[1]["content"].startswith("Not run") and after[2]["content"] == "Last year."
+    assert not any(s.get("name") == "get_issues" for s in results.episodes[0].trajectory)
+
+
+def test_a_react_agent_talks_to_the_user_through_respond(task, tiny_dataset):
+    replies = [
+        {"content": "<thought>I need the period.</thought><respond>Which period do you mean?</respond>"},
+        {"content": "<thought>Look.</thought><execute>SELECT Id FROM Case LIMIT 1</execute>"},
+        {"content": f"<thought>Done.</thought><respond>{task.answer}</respond>"},
+    ]
+
+    def user_policy(body):
+        text = last_user_text(body)
+        return {"content": "Hi." if text.startswith("Hello!") else "Last year." if "period" in text else STOP}
+
+    with FakeLLM(lambda body: replies.pop(0)) as agent_llm, FakeLLM(user_policy) as user_llm:
+        agent = make_agent("react", model="agent-model", base_url=agent_llm.base_url)
+        user = UserSpec("llm", "user-model", user_llm.base_url)
+        episode = run_benchmark([task], agent, org=str(tiny_dataset), user=user).episodes[0]
+        second = agent_llm.requests[1]["messages"]
+    assert (episode.end_reason, episode.reward) == ("user_stop", 1.0)
+    assert second[-1] == {"role": "user", "content": "Last year."}
+    assert [s["action"] for s in episode.trajectory] == [
+        "user", "think", "respond", "user", "think", "execute", "think", "respond", "user",
+    ]  # fmt: skip

@@ -19,6 +19,8 @@ from crmarena_sf.tasks.tools.tool_sets import tool_schemas
 
 __all__ = ["NO_TOOL_CALL", "FunctionCallingAgent"]
 
+NOT_RUN = "Not run: your message to the user came first in this reply."
+
 
 class FunctionCallingAgent:
     name = "function-calling"
@@ -71,15 +73,19 @@ class FunctionCallingAgent:
                     ],
                 }
             )
+            # Every tool call gets its tool message (the API requires one per call id); calls after a
+            # message to the user are not run, and the user's reply follows the tool messages.
+            answers, user_reply = [], None
             for call in calls:
+                if user_reply is not None or episode.done:
+                    answers.append({"role": "tool", "tool_call_id": call.id, "content": NOT_RUN})
+                    continue
                 seen = episode.step({"name": call.function.name, "arguments": call.function.arguments})
                 if seen.speaker == "user":
-                    chat.messages += [
-                        {"role": "tool", "tool_call_id": call.id, "content": SENT},
-                        {"role": "user", "content": seen.text},
-                    ]
-                    break  # the user answered: the rest of the reply's calls were made before it
-                chat.messages.append({"role": "tool", "tool_call_id": call.id, "content": seen.text})
-                if seen.done:
-                    break
+                    user_reply = seen.text
+                text = SENT if seen.speaker == "user" else seen.text
+                answers.append({"role": "tool", "tool_call_id": call.id, "content": text})
+            chat.messages += answers
+            if user_reply is not None:
+                chat.messages.append({"role": "user", "content": user_reply})
         return chat.outcome()

@@ -1,8 +1,11 @@
-"""What the LLM agents share: the turn budget, the transcript and the trajectory of one episode.
+"""What the LLM agents share: the turn budget and the transcript of one episode with the model.
 
-CRMArena's loop settings: at most 20 model turns an episode (``max_turns``); a reply the
-agent cannot act on still counts as a turn and is answered with an error observation; an
-episode that never answers ends with no answer (scored as such). Observations longer than
+The episode itself (its actions, trajectory, limits and reward) is :mod:`crmarena_sf.tasks.episode`;
+the agents send it each action the model wrote. CRMArena's loop settings: at most 20 model turns
+in a single-turn episode (``max_turns``); a reply the agent cannot act on still counts as a turn
+and is answered with an error observation; an episode that never answers ends with no answer
+(scored as such). A multi-turn episode is bounded by its own limits instead (10 user turns,
+20 actions between messages to the user). Observations longer than
 ``max_observation`` characters are cut, with a note saying how much was left out, so one
 huge result cannot overflow the model's context.
 """

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import string
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,8 +68,6 @@ class Criterion:
         text = message.lower()
         return any(word in text for word in self.keywords)
 
-
-import string  # noqa: E402
 
 _FORMATTER = string.Formatter()
 
