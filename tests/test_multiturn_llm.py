@@ -197,3 +197,18 @@ def test_a_react_agent_talks_to_the_user_through_respond(task, tiny_dataset):
     assert [s["action"] for s in episode.trajectory] == [
         "user", "think", "respond", "user", "think", "execute", "think", "respond", "user",
     ]  # fmt: skip
+
+
+def test_an_unreachable_user_endpoint_is_refused_before_any_episode(tiny_dataset, tmp_path, capsys):
+    args = ["run", "--agent", "reference", "--suite", "crmarena-interactive", "--org", str(tiny_dataset)]
+    args += [
+        "--user-model",
+        "u",
+        "--user-base-url",
+        "http://127.0.0.1:9/v1",
+        "--out",
+        str(tmp_path / "r.json"),
+    ]
+    assert main([*args, "--quiet"]) == 1
+    assert "--user-model: cannot reach the model endpoint http://127.0.0.1:9/v1" in capsys.readouterr().err
+    assert not (tmp_path / "r.json").exists()
