@@ -5,7 +5,10 @@ results.json (overall score, per-task scores, settings, token usage and every ep
 its trajectory); prints the per-task table. Without --tasks it first builds the org's
 default task set (--per-task, --seed), exactly as "crmarena-sf tasks build" would. Finished
 episodes are appended to results.episodes.jsonl beside --out as they end: the same command
-after an interruption resumes and skips them (--fresh starts over).
+after an interruption resumes and skips them (--fresh starts over). An interactive suite
+(``--suite crmarena-interactive``, ``pro-b2b-interactive``, ``pro-b2c-interactive``) runs the same
+instances multi-turn, with the scripted user or an LLM user (``--user-model``); ``--trials K``
+runs each instance K times and prints pass^1..pass^K.
 """
 
 from __future__ import annotations
