@@ -57,9 +57,13 @@ class CRMArenaEnv:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.task = task if isinstance(task, TaskRecord) else from_json(task)
         self.mode, self.max_turns, self.max_observation = mode, max_turns, max_observation
-        if user == "scripted":
+        if isinstance(user, str):
             from crmarena_sf.tasks.users import UserSpec
 
+            if user != "scripted":
+                raise ValueError(
+                    f"user must be 'scripted' or a UserSpec (an LLM user needs its model), not {user!r}"
+                )
             user = UserSpec("scripted")
         self.user, self.judge = user, judge
         from crmarena_sf.connection.orgs import resolve_org

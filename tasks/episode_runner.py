@@ -16,6 +16,11 @@ date-literal questions). CRMArena's nine tasks state "today" in their text inste
 clock is left alone for them: a real org's cannot be frozen, and both backends must answer a
 query like ``LAST_N_DAYS:7`` the same way.
 
+Each episode is an :class:`~crmarena_sf.tasks.episode.Episode` (the step the agents and the env
+take too), which scores the answer by its metric; with a user (an interactive suite) it is
+multi-turn, the user made afresh per episode and trial. An agent whose ``run`` takes no
+``episode`` answers on its own and the episode scores that answer (single-turn only).
+
 The same class serves the threads of one process (it is thread-safe), worker processes and
 Ray workers (each builds its own from the spec: org name or path, backend, agent spec).
 """
@@ -27,7 +32,7 @@ import threading
 from typing import Any
 
 from crmarena_sf.tasks.agents.base import NotAnAnswer
-from crmarena_sf.tasks.episode import Episode
+from crmarena_sf.tasks.episode import MAX_ACTIONS, Episode
 from crmarena_sf.tasks.records import TaskRecord
 from crmarena_sf.tasks.results import EpisodeResult
 
@@ -101,26 +106,14 @@ class EpisodeRunner:
         return result
 
     def _episode(self, task: TaskRecord, sf, trial: int) -> EpisodeResult:
-        mode = "text" if getattr(self.agent, "name", "") in ("act", "react") else "tools"
-        max_actions = None  # single-turn: the agent's own turn budget
+        episode = None
         try:
-            user = self.user.build(task, trial) if self.user is not None else None
-            if user is not None:
-                from crmarena_sf.tasks.episode import MAX_ACTIONS
-
-                max_actions = MAX_ACTIONS
-            episode = Episode(task, sf, mode, user, self.judge, max_actions)
-            episode.max_observation = getattr(self.agent, "max_observation", episode.max_observation)
-            if self._steps:
-                outcome = self.agent.run(task, sf, episode=episode)
-            else:
-                outcome = self.agent.run(task, sf)
+            episode = self._new_episode(task, sf, trial)
+            outcome = self.agent.run(task, sf, episode=episode) if self._steps else self.agent.run(task, sf)
             if not episode.done:
-                if episode.interactive and not self._steps:
-                    episode.finish(outcome.answer, outcome.trajectory)  # raises: it cannot talk
-                elif episode.interactive:
+                if self._steps and episode.interactive:
                     episode.end("agent_error", error="the agent stopped before the episode ended")
-                else:
+                else:  # an agent that answers without stepping (it cannot talk with a user: that raises)
                     episode.finish(outcome.answer, outcome.trajectory)
             return self.result_of(task, episode, outcome)
         except NotAnAnswer as exc:  # the machinery around the agent failed: no answer, run it again
@@ -128,18 +121,25 @@ class EpisodeRunner:
                 task.idx, task.task, None, task.answer, 0.0, [], str(exc), scored=False, cause=exc.cause
             )
         except Exception as exc:  # an agent's failure is the episode's result, not the run's end
-            trajectory = episode.trajectory if "episode" in locals() else []
             return EpisodeResult(
                 task.idx,
                 task.task,
                 None,
                 task.answer,
                 0.0,
-                trajectory,
+                episode.trajectory if episode is not None else [],
                 f"{type(exc).__name__}: {exc}",
                 end_reason="agent_error",
-                user_usage=episode.usage() if "episode" in locals() else None,
+                user_usage=episode.usage() if episode is not None else None,
             )
+
+    def _new_episode(self, task: TaskRecord, sf, trial: int) -> Episode:
+        """The episode on ``sf``: the agent's mode; with a user, the multi-turn limits (else the agent's own budget)."""
+        mode = "text" if getattr(self.agent, "name", "") in ("act", "react") else "tools"
+        user = self.user.build(task, trial) if self.user is not None else None
+        episode = Episode(task, sf, mode, user, self.judge, MAX_ACTIONS if user is not None else None)
+        episode.max_observation = getattr(self.agent, "max_observation", episode.max_observation)
+        return episode
 
     @staticmethod
     def result_of(task: TaskRecord, episode: Episode, outcome=None) -> EpisodeResult:

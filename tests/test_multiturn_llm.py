@@ -1,15 +1,22 @@
 """An LLM agent and an LLM user, each a scripted OpenAI-compatible server on loopback, run interactive
 episodes to the user's ###STOP###, to the user-turn limit and to the action limit, each with its end
-reason and reward; the user's tokens are counted apart and its seed varies per trial."""
+reason and reward; the user's tokens are counted apart and its seed varies per trial; a killed
+interactive run resumes."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 from crmarena_sf.tasks.agents import make_agent
 from crmarena_sf.tasks.build import build_tasks
 from crmarena_sf.tasks.episode import MAX_ACTIONS, MAX_USER_TURNS, STOP
+from crmarena_sf.tasks.episode_log import log_path
 from crmarena_sf.tasks.runner import run_benchmark
 from crmarena_sf.tasks.users import UserSpec
 from fake_llm import FakeLLM, last_user_text
@@ -197,3 +204,61 @@ def test_a_react_agent_talks_to_the_user_through_respond(task, tiny_dataset):
     assert [s["action"] for s in episode.trajectory] == [
         "user", "think", "respond", "user", "think", "execute", "think", "respond", "user",
     ]  # fmt: skip
+
+
+def test_an_unreachable_user_endpoint_is_refused_before_any_episode(tiny_dataset, tmp_path, capsys):
+    args = ["run", "--agent", "reference", "--suite", "crmarena-interactive", "--org", str(tiny_dataset)]
+    args += [
+        "--user-model",
+        "u",
+        "--user-base-url",
+        "http://127.0.0.1:9/v1",
+        "--out",
+        str(tmp_path / "r.json"),
+    ]
+    assert main([*args, "--quiet"]) == 1
+    assert "--user-model: cannot reach the model endpoint http://127.0.0.1:9/v1" in capsys.readouterr().err
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_a_killed_interactive_run_resumes_without_redoing_finished_episodes(tiny_dataset, tmp_path):
+    """A real kill (SIGKILL) mid-run: the same command runs only the episodes the log does not hold."""
+    out = tmp_path / "results.json"
+    log = log_path(out)
+
+    def openings(requests):
+        return sum(1 for r in requests if len(r["messages"]) == 2)  # the user's first message of an episode
+
+    with FakeLLM(lambda body: {"content": STOP}, delay=0.2) as user_llm:
+        args = ["run", "--agent", "reference", "--suite", "crmarena-interactive", "--org", str(tiny_dataset)]
+        args += [
+            "--per-task",
+            "1",
+            "--workers",
+            "1",
+            "--user-model",
+            "u",
+            "--user-base-url",
+            user_llm.base_url,
+        ]
+        args += ["--out", str(out), "--quiet"]
+        command = [sys.executable, "-m", "crmarena_sf.cli.main", *args]
+        process = subprocess.Popen(
+            command, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and (not log.exists() or len(log.read_text().splitlines()) < 4):
+                time.sleep(0.05)
+        finally:
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+        finished = len([line for line in log.read_text().splitlines()[1:] if line.endswith("}")])
+        assert finished >= 3 and not out.exists()
+        before = openings(user_llm.requests)
+        assert main(args) == 0
+        again = openings(user_llm.requests) - before
+    body = json.loads(out.read_text())
+    total = len(body["episodes"])
+    assert finished < total and again == total - finished
+    assert body["end_reasons"] == {"user_stop": total}

@@ -151,6 +151,12 @@ def test_user_options_outside_the_interactive_suites_are_refused(tiny_dataset, t
     assert code == 2 and "--user-model is for the interactive suites" in capsys.readouterr().err
     code, _ = _run(tmp_path, "--suite", "crmarena-interactive", "--user-base-url", "http://127.0.0.1:9/v1")
     assert code == 2 and "--user-base-url needs --user-model" in capsys.readouterr().err
+    code, _ = _run(tmp_path, "--suite", "crmarena-interactive", "--user-seed", "3")
+    assert code == 2 and "--user-seed needs --user-model" in capsys.readouterr().err
+    code, _ = _run(
+        tmp_path, "--suite", "crmarena-interactive", "--user-model", "m", "--user-temperature", "-1"
+    )
+    assert code == 2 and "--user-temperature must be from 0 to 2" in capsys.readouterr().err
 
 
 def test_the_report_shows_single_and_multi_turn_side_by_side_and_the_users_turns(

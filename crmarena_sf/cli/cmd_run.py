@@ -5,7 +5,10 @@ results.json (overall score, per-task scores, settings, token usage and every ep
 its trajectory); prints the per-task table. Without --tasks it first builds the org's
 default task set (--per-task, --seed), exactly as "crmarena-sf tasks build" would. Finished
 episodes are appended to results.episodes.jsonl beside --out as they end: the same command
-after an interruption resumes and skips them (--fresh starts over).
+after an interruption resumes and skips them (--fresh starts over). An interactive suite
+(``--suite crmarena-interactive``, ``pro-b2b-interactive``, ``pro-b2c-interactive``) runs the same
+instances multi-turn, with the scripted user or an LLM user (``--user-model``); ``--trials K``
+runs each instance K times and prints pass^1..pass^K.
 """
 
 from __future__ import annotations
@@ -84,14 +87,14 @@ def register(subparsers) -> None:
     run.add_argument(
         "--user-temperature",
         type=float,
-        default=0.0,
+        default=None,
         metavar="T",
         help="interactive suites: the LLM user's temperature (default 0)",
     )
     run.add_argument(
         "--user-seed",
         type=int,
-        default=0,
+        default=None,
         metavar="S",
         help="interactive suites: the LLM user's seed in trial 1 (trial k uses S+k-1; default 0)",
     )
@@ -392,15 +395,25 @@ def _user_spec(args):
                 )
         return None
     if not args.user_model:
-        if args.user_base_url:
-            raise CliError("--user-base-url needs --user-model (the LLM user's model at that endpoint)")
+        for given, option in (
+            (args.user_base_url, "--user-base-url"),
+            (args.user_temperature, "--user-temperature"),
+            (args.user_seed, "--user-seed"),
+        ):
+            if given is not None:
+                raise CliError(f"{option} needs --user-model (the scripted user has no model)")
         return UserSpec("scripted")
+    temperature = 0.0 if args.user_temperature is None else args.user_temperature
+    if not 0 <= temperature <= 2:
+        raise CliError(
+            f"--user-temperature must be from 0 to 2 (the OpenAI API's range), not {temperature:g}"
+        )
     if not args.user_base_url and not os.environ.get(USER_KEY_VARIABLE):
         raise CliError(
             f"--user-model needs an API key: set {USER_KEY_VARIABLE}, or give --user-base-url for an endpoint "
             "that needs none (vLLM, Ollama ...)"
         )
-    return UserSpec("llm", args.user_model, args.user_base_url, args.user_temperature, args.user_seed)
+    return UserSpec("llm", args.user_model, args.user_base_url, temperature, args.user_seed or 0)
 
 
 def _check_user_endpoint(user) -> None:
