@@ -108,7 +108,7 @@ class EpisodeRunner:
     def _episode(self, task: TaskRecord, sf, trial: int) -> EpisodeResult:
         episode = None
         try:
-            episode = self._new_episode(task, sf, trial)
+            episode = self.new_episode(task, sf, trial)
             outcome = self.agent.run(task, sf, episode=episode) if self._steps else self.agent.run(task, sf)
             if not episode.done:
                 if self._steps and episode.interactive:
@@ -133,8 +133,10 @@ class EpisodeRunner:
                 user_usage=episode.usage() if episode is not None else None,
             )
 
-    def _new_episode(self, task: TaskRecord, sf, trial: int) -> Episode:
-        """The episode on ``sf``: the agent's mode; with a user, the multi-turn limits (else the agent's own budget)."""
+    def new_episode(self, task: TaskRecord, sf, trial: int = 0) -> Episode:
+        """The episode on ``sf``: the agent's mode; with a user, the multi-turn limits (else the agent's own budget).
+
+        ``crmarena-sf mcp --suite`` makes its episodes here too, the MCP client playing them."""
         mode = "text" if getattr(self.agent, "name", "") in ("act", "react") else "tools"
         user = self.user.build(task, trial) if self.user is not None else None
         episode = Episode(task, sf, mode, user, self.judge, MAX_ACTIONS if user is not None else None)

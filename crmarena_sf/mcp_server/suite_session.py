@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from crmarena_sf.tasks.episode import MAX_ACTIONS, Episode, Observation
+from crmarena_sf.tasks.episode import Episode, Observation
 from crmarena_sf.tasks.episode_log import EpisodeLog, log_path, tasks_digest
 from crmarena_sf.tasks.episode_runner import EpisodeRunner
 from crmarena_sf.tasks.pro.suite import is_pro
@@ -69,7 +69,11 @@ class EpisodeStateError(ValueError):
 
 
 class _ExternalAgent:
-    """What results.json records about the agent: the MCP clients' names and ``--model-name``."""
+    """What results.json records about the agent: the MCP clients' names and ``--model-name``.
+
+    It plays tool calls (the runner's episodes for it are in ``tools`` mode)."""
+
+    name = "mcp"
 
     def __init__(self, model_name: str | None) -> None:
         self.model_name = model_name
@@ -138,7 +142,7 @@ class SuiteSession:
         self.results_path = self.out / RESULTS_FILE
         self.agent_name, self.model_name, self.user = agent_name, model_name, user
         self.settings = settings
-        self.runner = EpisodeRunner(_ExternalAgent(model_name), org_template)
+        self.runner = EpisodeRunner(_ExternalAgent(model_name), org_template, user=user)
         key = run_key(tasks, settings.get("org"), model_name, user)
         self.log = EpisodeLog(log_path(self.results_path), key)
         wanted = {t.idx for t in tasks}
@@ -179,8 +183,7 @@ class SuiteSession:
             task = self.todo.popleft()
             sf, fork = self.runner.open_episode(task)
             try:
-                user = self.user.build(task, 0) if self.user is not None else None
-                episode = Episode(task, sf, "tools", user, None, MAX_ACTIONS if user is not None else None)
+                episode = self.runner.new_episode(task, sf)
                 name = (client or {}).get("name") or self.agent_name or "unnamed MCP client"
                 step = {"action": "mcp_client", "name": name}
                 if client and client.get("version"):
