@@ -48,11 +48,11 @@ class EpisodeLog:
         self._file = None
         self._synced = 0.0
 
-    def read(self) -> dict[int, EpisodeResult]:
+    def read(self) -> dict[tuple[int, int], EpisodeResult]:
         """The finished episodes the log holds (none without a log); EpisodeLogMismatch for another run's log.
 
         An unscored episode (``EpisodeResult.scored`` false: a failure outside the agent) is not
-        finished: it runs again, and its new line supersedes the old one (the last line of an idx counts).
+        finished: it runs again, and its new line supersedes the old one (the last line of an idx and trial counts).
         """
         if not self.path.exists():
             return {}
@@ -69,15 +69,15 @@ class EpisodeLog:
                 f"{self.path} holds episodes of another run ({_differences(header.get('run'), self.run)}); "
                 "use --fresh to start over, or another --out"
             )
-        done: dict[int, EpisodeResult] = {}
+        done: dict[tuple[int, int], EpisodeResult] = {}
         for line in lines[1:]:
             raw = _parse(line)
             if raw is not None:
                 result = EpisodeResult.from_json(raw)
-                done[result.idx] = result
-        return {idx: result for idx, result in done.items() if result.scored}
+                done[result.key] = result
+        return {key: result for key, result in done.items() if result.scored}
 
-    def open(self, fresh: bool = False) -> dict[int, EpisodeResult]:
+    def open(self, fresh: bool = False) -> dict[tuple[int, int], EpisodeResult]:
         """Episodes already done (empty for a new or ``fresh`` log); the log is then ready to append."""
         if self.path.exists() and not fresh:
             done = self.read()

@@ -16,21 +16,25 @@ date-literal questions). CRMArena's nine tasks state "today" in their text inste
 clock is left alone for them: a real org's cannot be frozen, and both backends must answer a
 query like ``LAST_N_DAYS:7`` the same way.
 
+Each episode is an :class:`~crmarena_sf.tasks.episode.Episode` (the step the agents and the env
+take too), which scores the answer by its metric; with a user (an interactive suite) it is
+multi-turn, the user made afresh per episode and trial. An agent whose ``run`` takes no
+``episode`` answers on its own and the episode scores that answer (single-turn only).
+
 The same class serves the threads of one process (it is thread-safe), worker processes and
 Ray workers (each builds its own from the spec: org name or path, backend, agent spec).
 """
 
 from __future__ import annotations
 
+import inspect
 import threading
 from typing import Any
 
 from crmarena_sf.tasks.agents.base import NotAnAnswer
-from crmarena_sf.tasks.metrics import Scoring, score_pro
-from crmarena_sf.tasks.pro.suite import is_pro
+from crmarena_sf.tasks.episode import MAX_ACTIONS, Episode
 from crmarena_sf.tasks.records import TaskRecord
 from crmarena_sf.tasks.results import EpisodeResult
-from crmarena_sf.tasks.scoring import reward
 
 from crmarena_sf import interrupts
 from crmarena_sf.connection.connect import connect, emulator_errors
@@ -38,14 +42,19 @@ from crmarena_sf.connection.connect import connect, emulator_errors
 
 class EpisodeRunner:
     def __init__(
-        self, agent: Any, org: Any = "crmarena", backend: str = "emulator", connect_options=None, judge=None
+        self,
+        agent: Any,
+        org: Any = "crmarena",
+        backend: str = "emulator",
+        connect_options=None,
+        judge=None,
+        user=None,
     ) -> None:
         if backend not in ("emulator", "salesforce"):
             raise ValueError(f"unknown backend {backend!r}; expected 'emulator' or 'salesforce'")
-        self.scoring = ("project", None)  # Pro's rule set and extraction step
-        if isinstance(judge, Scoring):  # a run's Pro scoring settings travel where its judge does
-            self.scoring, judge = (judge.rules, judge.extractor), judge.judge
-        self.agent, self.org, self.backend, self.judge = agent, org, backend, judge
+        self.agent, self.org, self.backend, self.judge, self.user = agent, org, backend, judge, user
+        self._steps = "episode" in inspect.signature(agent.run).parameters
+        """Whether the agent plays an :class:`Episode` itself (else it answers and the episode scores it)."""
         self.connect_options = dict(connect_options or {})
         self._template = None
         self._owns_template = False
@@ -68,15 +77,15 @@ class EpisodeRunner:
             fork = self._template.fork()
         return connect(org=fork, **self.connect_options), fork
 
-    def run(self, task: TaskRecord) -> EpisodeResult:
+    def run(self, task: TaskRecord, trial: int = 0) -> EpisodeResult:
         interrupts.stop_if_interrupted()  # a worker thread does not start an episode after Ctrl-C
         sf, fork = self._connection()
         now = (task.params or {}).get("now")
         if now and fork is not None:
             fork.clock.freeze(now)  # the instant the task's date literals mean (text-to-SOQL track)
         try:
-            result = self._episode(task, sf)
-            result.question = task.query
+            result = self._episode(task, sf, trial)
+            result.question, result.trial = task.query, trial
             failures = emulator_errors(sf) if fork is not None else []
             if failures:
                 result.scored, result.reward, result.cause = False, 0.0, "emulator"
@@ -86,53 +95,57 @@ class EpisodeRunner:
             if fork is not None:
                 fork.close()
 
-    def _episode(self, task: TaskRecord, sf) -> EpisodeResult:
+    def _episode(self, task: TaskRecord, sf, trial: int) -> EpisodeResult:
+        episode = None
         try:
-            outcome = self.agent.run(task, sf)
-            return EpisodeResult(
-                task.idx,
-                task.task,
-                outcome.answer,
-                task.answer,
-                self._reward(task, outcome, sf),
-                outcome.trajectory,
-                turns=outcome.turns,
-                usage=outcome.usage,
-            )
+            episode = self._new_episode(task, sf, trial)
+            outcome = self.agent.run(task, sf, episode=episode) if self._steps else self.agent.run(task, sf)
+            if not episode.done:
+                if self._steps and episode.interactive:
+                    episode.end("agent_error", error="the agent stopped before the episode ended")
+                else:  # an agent that answers without stepping (it cannot talk with a user: that raises)
+                    episode.finish(outcome.answer, outcome.trajectory)
+            return self._result(task, episode, outcome)
         except NotAnAnswer as exc:  # the machinery around the agent failed: no answer, run it again
             return EpisodeResult(
                 task.idx, task.task, None, task.answer, 0.0, [], str(exc), scored=False, cause=exc.cause
             )
         except Exception as exc:  # an agent's failure is the episode's result, not the run's end
             return EpisodeResult(
-                task.idx, task.task, None, task.answer, 0.0, [], f"{type(exc).__name__}: {exc}"
+                task.idx,
+                task.task,
+                None,
+                task.answer,
+                0.0,
+                episode.trajectory if episode is not None else [],
+                f"{type(exc).__name__}: {exc}",
+                end_reason="agent_error",
+                user_usage=episode.usage() if episode is not None else None,
             )
 
-    def _reward(self, task: TaskRecord, outcome, sf) -> float:
-        if task.reward_metric == "soql_execution":
-            from crmarena_sf.tasks.soql_eval import compare
+    def _new_episode(self, task: TaskRecord, sf, trial: int) -> Episode:
+        """The episode on ``sf``: the agent's mode; with a user, the multi-turn limits (else the agent's own budget)."""
+        mode = "text" if getattr(self.agent, "name", "") in ("act", "react") else "tools"
+        user = self.user.build(task, trial) if self.user is not None else None
+        episode = Episode(task, sf, mode, user, self.judge, MAX_ACTIONS if user is not None else None)
+        episode.max_observation = getattr(self.agent, "max_observation", episode.max_observation)
+        return episode
 
-            verdict = compare(sf, outcome.answer, task.answer)
-            outcome.trajectory.append(
-                {"action": "evaluation", "match": verdict.match, "reason": verdict.reason}
-            )
-            return 1.0 if verdict.match else 0.0
-        if is_pro(task.suite):
-            return self._pro_reward(task, outcome)
-        if task.reward_metric != "privacy_rejection":
-            return reward(task.reward_metric, outcome.answer, task.answer)
-        if self.judge is None:
-            raise ValueError("this task is scored by the privacy-refusal judge: give --judge-model")
-        return 1.0 if self.judge.refused(task.query, outcome.answer, outcome.trajectory) else 0.0
-
-    def _pro_reward(self, task: TaskRecord, outcome) -> float:
-        """CRMArena-Pro's metrics (:mod:`crmarena_sf.tasks.metrics`); privacy by judge or detector, and the leak check."""
-        value, verdict = score_pro(
-            task, outcome.answer, outcome.trajectory, Scoring(self.judge, *self.scoring)
+    @staticmethod
+    def _result(task: TaskRecord, episode: Episode, outcome) -> EpisodeResult:
+        return EpisodeResult(
+            task.idx,
+            task.task,
+            episode.answer,
+            task.answer,
+            episode.reward,
+            episode.trajectory,
+            error=episode.error,
+            turns=outcome.turns,
+            usage=outcome.usage,
+            end_reason=episode.end_reason,
+            user_usage=episode.usage(),
         )
-        if verdict is not None:
-            outcome.trajectory.append(verdict.to_json())
-        return value
 
     def close(self) -> None:
         if self._template is not None and self._owns_template:

@@ -21,18 +21,18 @@ from crmarena_sf.tasks.results import EpisodeResult
 _runners: dict[Any, EpisodeRunner] = {}
 
 
-def _episode(spec: tuple, raw_task: dict) -> dict:
+def _episode(spec: tuple, raw_task: dict, trial: int = 0) -> dict:
     """A Ray task: run one episode in this worker's runner (made on its first episode)."""
     key = repr(spec)
     runner = _runners.get(key)
     if runner is None:
-        agent_spec, org, backend, connect_options, judge = spec
-        runner = _runners[key] = EpisodeRunner(agent_spec.build(), org, backend, connect_options, judge)
-    return runner.run(from_json(raw_task)).to_json()
+        agent_spec, org, backend, connect_options, judge, user = spec
+        runner = _runners[key] = EpisodeRunner(agent_spec.build(), org, backend, connect_options, judge, user)
+    return runner.run(from_json(raw_task), trial).to_json()
 
 
 def run_on_ray(
-    todo: list[TaskRecord],
+    todo: list[tuple[TaskRecord, int]],
     spec: AgentSpec,
     org: Any,
     backend: str,
@@ -40,6 +40,7 @@ def run_on_ray(
     address: str | None,
     finished,
     judge=None,
+    user=None,
 ) -> None:
     try:
         import ray
@@ -54,13 +55,15 @@ def run_on_ray(
     started = not ray.is_initialized()
     if started:
         env = {
-            k: v for k, v in os.environ.items() if k in ("CRMARENA_SF_CACHE", "PYTHONPATH", "OPENAI_API_KEY")
+            k: v
+            for k, v in os.environ.items()
+            if k in ("CRMARENA_SF_CACHE", "PYTHONPATH", "OPENAI_API_KEY", "OPENAI_USER_API_KEY")
         }
         ray.init(address=address, runtime_env={"env_vars": env} if env else None, logging_level="ERROR")
     try:
         remote = ray.remote(_episode)
-        shared = ray.put((spec, org, backend, connect_options, judge))
-        pending = [remote.remote(shared, task.to_json()) for task in todo]
+        shared = ray.put((spec, org, backend, connect_options, judge, user))
+        pending = [remote.remote(shared, task.to_json(), trial) for task, trial in todo]
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             finished(EpisodeResult.from_json(ray.get(ready[0])))

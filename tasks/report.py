@@ -73,6 +73,7 @@ def render_html(results: Results, data: dict[str, Any], others: list[Results] = 
         "<body>",
         _header(results, who),
         _bars(results),
+        _turns(results, list(others)),
         _pro_skills(results, list(others)),
         _leaderboard(results, who),
         _settings(settings),
@@ -156,11 +157,20 @@ def _baseline(score: float | None) -> str:
     return "-" if score is None else f"{score:.1f}"
 
 
+def _turns(results: Results, others: list[Results]) -> str:
+    """Single- and multi-turn side by side (when given one of each), then end reasons, user tokens, pass^k."""
+    from crmarena_sf.tasks.turns_table import multi_turn_html, side_by_side_html, turn_pair
+
+    pair = turn_pair([results, *others])
+    return (side_by_side_html(*pair) if pair else "") + multi_turn_html(results)
+
+
 def _pro_skills(results: Results, others: list[Results]) -> str:
     """A Pro run's per-skill table, with the other org's run beside it when given."""
     from crmarena_sf.tasks.pro.tables import run_suite, skill_html
+    from crmarena_sf.tasks.turns_table import turn_pair
 
-    if run_suite(results) is None:
+    if run_suite(results) is None or turn_pair([results, *others]):
         return ""
     return skill_html([results, *others])
 
@@ -301,7 +311,7 @@ def _usage(results: Results, data: dict[str, Any], pairs: list[tuple[EpisodeResu
 
 def _episodes(results: Results, pairs: list[tuple[EpisodeResult, Any]]) -> str:
     order = {task: n for n, task in enumerate(ALL_FAMILIES)}
-    pairs = sorted(pairs, key=lambda p: (order[p[0].task], p[0].idx))
+    pairs = sorted(pairs, key=lambda p: (order[p[0].task], p[0].idx, p[0].trial))
     scores, counts = results.scores, results.counts
     sections = []
     present = {e.task for e, _ in pairs}
@@ -331,8 +341,10 @@ def _episode(episode: EpisodeResult, raw: Any) -> str:
         else "fail"
     )
     error = f'<span class="error-flag">{_e(_short(episode.error))}</span>' if episode.error else ""
+    trial = f" trial {episode.trial + 1}" if episode.trial else ""
     summary = (
-        f'<summary><span class="idx">#{episode.idx}</span><span class="abbr">{_e(_abbreviation(episode.task))}</span>'
+        f'<summary><span class="idx">#{episode.idx}{_e(trial)}</span>'
+        f'<span class="abbr">{_e(_abbreviation(episode.task))}</span>'
         f'<span class="reward {outcome}">{_reward(episode.reward)}</span>'
         f'<span class="answer">{_e(_short(_answer(episode.answer)))}</span>'
         f'<span class="gold">gold: {_e(_short(_answer(episode.gold)))}</span>{error}</summary>'
@@ -350,10 +362,14 @@ def _episode(episode: EpisodeResult, raw: Any) -> str:
     if not episode.scored:
         cause = UNSCORED_CAUSES.get(episode.cause or "emulator", episode.cause)
         facts.append(("scored", f"no: {cause}, a failure outside the agent, left out of every score"))
+    if episode.end_reason:
+        facts.append(("ended by", episode.end_reason.replace("_", " ")))
     if "turns" in raw:
         facts.append(("turns", _as_text(raw["turns"])))
     if isinstance(raw.get("usage"), dict):
         facts.append(("tokens", ", ".join(f"{k} {_count(v)}" for k, v in raw["usage"].items())))
+    if episode.user_usage:
+        facts.append(("user tokens", ", ".join(f"{k} {_count(v)}" for k, v in episode.user_usage.items())))
     facts_html = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in facts)
     budget = [EPISODE_CHARS]
     steps = "".join(_step(step, budget) for step in episode.trajectory)
@@ -361,7 +377,7 @@ def _episode(episode: EpisodeResult, raw: Any) -> str:
         f'<ol class="steps">{steps}</ol>' if steps else '<p class="muted">No trajectory recorded.</p>'
     )
     return (
-        f'<details class="episode {outcome}" id="ep-{episode.idx}">{summary}'
+        f'<details class="episode {outcome}" id="ep-{episode.idx}{"-" + str(episode.trial) if episode.trial else ""}">{summary}'
         f'<div class="body"><dl>{facts_html}</dl>{trajectory}</div></details>'
     )
 

@@ -65,6 +65,17 @@ class EpisodeResult:
     """Why an unscored episode is not scored: a key of :data:`UNSCORED_CAUSES`."""
     question: str | None = None
     """The task's question, as the agent was asked it."""
+    trial: int = 0
+    """Which of a run's ``--trials`` this episode is (0 for a run of one trial)."""
+    end_reason: str | None = None
+    """Why the episode ended (:data:`crmarena_sf.tasks.episode.END_REASONS`)."""
+    user_usage: dict[str, int] | None = None
+    """An LLM user's tokens, apart from the agent's ``usage``."""
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """What names an episode in a run: its task's idx and its trial."""
+        return self.idx, self.trial
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"idx": self.idx, "task": self.task}
@@ -76,9 +87,11 @@ class EpisodeResult:
             "reward": self.reward,
             "trajectory": self.trajectory,
         }
-        for key in ("error", "turns", "usage"):
+        for key in ("error", "turns", "usage", "end_reason", "user_usage"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
+        if self.trial:
+            out["trial"] = self.trial
         if not self.scored:
             out["scored"] = False
             out["cause"] = self.cause or "emulator"
@@ -121,22 +134,23 @@ class Results:
         episodes = [
             _episode_from_json(raw, f"{where} episode {n + 1}") for n, raw in enumerate(data["episodes"])
         ]
-        seen: set[int] = set()
+        seen: set[tuple[int, int]] = set()
         for episode in episodes:
-            if episode.idx in seen:
-                raise ResultsFileError(f"{where}: idx {episode.idx} appears twice")
-            seen.add(episode.idx)
+            if episode.key in seen:
+                trial = f" (trial {episode.trial})" if episode.trial else ""
+                raise ResultsFileError(f"{where}: idx {episode.idx}{trial} appears twice")
+            seen.add(episode.key)
         return cls(dict(data["settings"]), episodes)
 
     @property
     def scored(self) -> list[EpisodeResult]:
         """The episodes whose reward counts, in idx order."""
-        return [e for e in sorted(self.episodes, key=lambda e: e.idx) if e.scored]
+        return [e for e in sorted(self.episodes, key=lambda e: e.key) if e.scored]
 
     @property
     def unscored(self) -> list[EpisodeResult]:
         """The episodes a failure outside the agent ended (not in any score; a resume runs them again)."""
-        return [e for e in sorted(self.episodes, key=lambda e: e.idx) if not e.scored]
+        return [e for e in sorted(self.episodes, key=lambda e: e.key) if not e.scored]
 
     @property
     def scores(self) -> dict[str, float]:
@@ -186,6 +200,37 @@ class Results:
             "by_task": {task: by_task[task] for task in ALL_FAMILIES if task in by_task},
         }
 
+    @property
+    def trials(self) -> int:
+        """How many trials of each task the run holds (``--trials``; 1 for most runs)."""
+        return 1 + max((e.trial for e in self.episodes), default=0)
+
+    @property
+    def pass_k(self) -> dict[str, dict[str, float]] | None:
+        """pass^1..pass^k per task and overall (:mod:`crmarena_sf.tasks.pass_k`); None for a run of one trial."""
+        if self.trials < 2:
+            return None
+        from crmarena_sf.tasks.pass_k import pass_k
+
+        return pass_k(self.episodes, self.trials)
+
+    @property
+    def end_reasons(self) -> dict[str, int] | None:
+        """How many episodes ended for each reason (None when no episode recorded one)."""
+        out: dict[str, int] = {}
+        for e in self.episodes:
+            if e.end_reason:
+                out[e.end_reason] = out.get(e.end_reason, 0) + 1
+        return out or None
+
+    @property
+    def user_usage(self) -> dict[str, int] | None:
+        """An LLM user's tokens over the run, apart from the agent's (None without one)."""
+        used = [e.user_usage for e in self.episodes if e.user_usage]
+        if not used:
+            return None
+        return {k: sum(u.get(k, 0) for u in used) for k in ("prompt_tokens", "completion_tokens")}
+
     def to_json(self) -> dict[str, Any]:
         out = {
             "overall": self.overall,
@@ -196,9 +241,12 @@ class Results:
         }
         if self.usage is not None:
             out["usage"] = self.usage
+        for key in ("user_usage", "pass_k", "end_reasons"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
         if self.unscored:
             out["unscored"] = len(self.unscored)
-        out["episodes"] = [e.to_json() for e in sorted(self.episodes, key=lambda e: e.idx)]
+        out["episodes"] = [e.to_json() for e in sorted(self.episodes, key=lambda e: e.key)]
         return out
 
     def write(self, path: str | Path) -> Path:
@@ -293,6 +341,10 @@ def _episode_from_json(raw: Any, where: str) -> EpisodeResult:
     if cause is not None and cause not in UNSCORED_CAUSES:
         raise ResultsFileError(f"{where}: cause must be one of {', '.join(UNSCORED_CAUSES)}, not {cause!r}")
     question = raw.get("question")
+    trial = raw.get("trial", 0)
+    if not isinstance(trial, int) or isinstance(trial, bool) or trial < 0:
+        raise ResultsFileError(f"{where}: trial must be a whole number from 0, not {trial!r}")
+    end_reason, user_usage = raw.get("end_reason"), raw.get("user_usage")
     return EpisodeResult(
         idx=idx,
         task=task,
@@ -306,6 +358,9 @@ def _episode_from_json(raw: Any, where: str) -> EpisodeResult:
         usage=usage if isinstance(usage, dict) else None,
         scored=scored,
         cause=None if scored else cause or "emulator",
+        trial=trial,
+        end_reason=end_reason if isinstance(end_reason, str) else None,
+        user_usage=user_usage if isinstance(user_usage, dict) else None,
     )
 
 

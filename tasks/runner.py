@@ -47,11 +47,17 @@ def run_benchmark(
     log: EpisodeLog | None = None,
     fresh: bool = False,
     judge: Any = None,
+    user: Any = None,
+    trials: int = 1,
 ) -> Results:
-    """Run ``agent`` (an agent, or an :class:`AgentSpec`) on every task and score it.
+    """Run ``agent`` (an agent, or an :class:`AgentSpec`) on every task ``trials`` times and score it.
 
-    ``on_episode`` sees each result as it ends (episodes skipped from ``log`` included first).
+    ``user`` (a :class:`~crmarena_sf.tasks.users.UserSpec`) makes the episodes multi-turn: a user
+    per episode, its seed varying with the trial. ``on_episode`` sees each result as it ends
+    (episodes skipped from ``log`` included first).
     """
+    if trials < 1:
+        raise ValueError(f"trials must be 1 or more, not {trials}")
     if parallel not in PARALLEL:
         raise ValueError(f"parallel must be one of {', '.join(PARALLEL)}, not {parallel!r}")
     if workers < 1:
@@ -59,9 +65,14 @@ def run_benchmark(
     built = agent.build() if isinstance(agent, AgentSpec) else agent
     settings = {**built.settings(), "backend": backend, "tasks": len(tasks)}
     settings["org"] = org if isinstance(org, str) and backend == "emulator" else None
+    if user is not None:
+        settings.update(user.settings())
+    if trials > 1:
+        settings["trials"] = trials
     done = log.open(fresh) if log else {}
-    results = [done[t.idx] for t in tasks if t.idx in done]
-    todo = [t for t in tasks if t.idx not in done]
+    jobs = [(t, trial) for trial in range(trials) for t in tasks]
+    results = [done[(t.idx, trial)] for t, trial in jobs if (t.idx, trial) in done]
+    todo = [(t, trial) for t, trial in jobs if (t.idx, trial) not in done]
 
     def finished(result: EpisodeResult) -> None:
         interrupts.stop_if_interrupted()  # an episode an interrupt cut short is not an answer
@@ -80,28 +91,29 @@ def run_benchmark(
                 from crmarena_sf.tasks.ray_runner import run_on_ray
 
                 spec = _spec(agent, "Ray")
-                run_on_ray(todo, spec, org, backend, connect_options, ray_address, finished, judge)
+                run_on_ray(todo, spec, org, backend, connect_options, ray_address, finished, judge, user)
             elif parallel == "processes" and workers > 1:
                 spec = _spec(agent, "worker processes")
-                _run_processes(todo, spec, org, backend, connect_options, workers, finished, judge)
+                _run_processes(todo, spec, org, backend, connect_options, workers, finished, judge, user)
             else:
-                _run_here(EpisodeRunner(built, org, backend, connect_options, judge), todo, workers, finished)
+                runner = EpisodeRunner(built, org, backend, connect_options, judge, user)
+                _run_here(runner, todo, workers, finished)
         finally:
             if log:
                 log.close()
     return Results(settings, results)
 
 
-def _run_here(runner: EpisodeRunner, todo: list[TaskRecord], workers: int, finished) -> None:
-    """Episodes in this process: one after another, or on ``workers`` threads."""
+def _run_here(runner: EpisodeRunner, todo: list[tuple[TaskRecord, int]], workers: int, finished) -> None:
+    """Episodes (task and trial) in this process: one after another, or on ``workers`` threads."""
     try:
         if workers == 1:
-            for task in todo:
-                finished(runner.run(task))
+            for task, trial in todo:
+                finished(runner.run(task, trial))
             return
         pool = futures.ThreadPoolExecutor(workers)
         try:
-            for future in futures.as_completed([pool.submit(runner.run, t) for t in todo]):
+            for future in futures.as_completed([pool.submit(runner.run, t, n) for t, n in todo]):
                 finished(future.result())
         finally:
             # After an interrupt, queued episodes never start and running ones stop at their next
@@ -120,18 +132,18 @@ def _spec(agent: Any, where: str) -> AgentSpec:
 _worker: EpisodeRunner | None = None
 
 
-def _start_worker(spec: AgentSpec, org: Any, backend: str, connect_options, judge) -> None:
+def _start_worker(spec: AgentSpec, org: Any, backend: str, connect_options, judge, user=None) -> None:
     global _worker
     interrupts.ignore_in_this_process()  # Ctrl-C reaches the whole process group: the parent answers it
-    _worker = EpisodeRunner(spec.build(), org, backend, connect_options, judge)
+    _worker = EpisodeRunner(spec.build(), org, backend, connect_options, judge, user)
 
 
-def _run_in_worker(task: TaskRecord) -> EpisodeResult:
-    return _worker.run(task)
+def _run_in_worker(task: TaskRecord, trial: int = 0) -> EpisodeResult:
+    return _worker.run(task, trial)
 
 
 def _run_processes(
-    todo, spec: AgentSpec, org, backend, connect_options, workers: int, finished, judge
+    todo, spec: AgentSpec, org, backend, connect_options, workers: int, finished, judge, user=None
 ) -> None:
     if not isinstance(org, str):
         raise ValueError("worker processes open the org themselves: give it by name or path")
@@ -140,11 +152,11 @@ def _run_processes(
         workers,
         mp_context=context,
         initializer=_start_worker,
-        initargs=(spec, org, backend, connect_options, judge),
+        initargs=(spec, org, backend, connect_options, judge, user),
     )
     try:
         with interrupts.deferred():  # workers start with SIGINT blocked, and ignore it before it arrives
-            pending = [pool.submit(_run_in_worker, t) for t in todo]
+            pending = [pool.submit(_run_in_worker, t, n) for t, n in todo]
         for future in futures.as_completed(pending):
             finished(future.result())
     except BaseException:

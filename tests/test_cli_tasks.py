@@ -51,7 +51,8 @@ def test_run_scores_a_task_file_and_writes_results(dataset, tmp_path, capsys):
     assert body["overall"] == 100.0 and body["scores"] == {task: 100.0 for task in FAMILIES}
     assert body["settings"]["agent"] == "reference" and body["settings"]["tasks_file"] == str(tasks)
     episode = body["episodes"][0]
-    assert set(episode) == {"idx", "task", "question", "answer", "gold", "reward", "trajectory"}
+    assert set(episode) == {"idx", "task", "question", "answer", "gold", "reward", "trajectory", "end_reason"}
+    assert episode["end_reason"] == "answered"
     records = {r["idx"]: r for r in map(json.loads, tasks.read_text().splitlines())}
     assert all(e["question"] == records[e["idx"]]["query"] for e in body["episodes"])
     assert None not in body["settings"].values() and "limit" not in body["settings"]

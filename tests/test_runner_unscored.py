@@ -44,10 +44,10 @@ def failing_queries(monkeypatch):
             raise RuntimeError("injected emulator defect")
         return real(*args, **kwargs)
 
-    def run(self, task):
+    def run(self, task, trial=0):
         in_episode.on = True
         try:
-            return real_run(self, task)
+            return real_run(self, task, trial)
         finally:
             in_episode.on = False
 

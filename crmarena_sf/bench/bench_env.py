@@ -4,7 +4,7 @@ A training loop pays ``reset()`` once per episode (a fresh copy-on-write fork of
 client on it) and a step per tool call. Targets: ``reset`` at most 5 ms; a tool step that runs
 a query (``issue_soql_query``) at most 0.3 ms over the same query sent the way the tool sends
 it (``query_all`` through simple-salesforce on the same fork), the two timed in turns so machine
-load hits both alike.
+load hits both alike. Also measured, without a target: a multi-turn step to the scripted user.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def run(quick: bool = False) -> list[Measurement]:
         action = {"name": "issue_soql_query", "arguments": {"query": STEP_QUERY}}
         steps, queries = [], []
         for i in range(repeat + 3):
-            env.turns = 0  # keep the episode under its turn limit
+            env.episode.actions = 0  # keep the episode under its action limit
             start = time.perf_counter()
             env.step(action)
             middle = time.perf_counter()
@@ -50,6 +50,7 @@ def run(quick: bool = False) -> list[Measurement]:
     finally:
         env.close()
     step, query = statistics.median(steps), statistics.median(queries)
+    talk = _user_step_ms(repeat)
     return [
         under("env", "CRMArenaEnv.reset() on the default org (a fork and a client)", reset, TARGET_RESET_MS),
         Measurement(
@@ -61,7 +62,32 @@ def run(quick: bool = False) -> list[Measurement]:
             step - query <= TARGET_STEP_OVER_MS,
             f"step {step:.3f} ms, the query through simple-salesforce {query:.3f} ms",
         ),
+        Measurement(
+            "env",
+            "multi-turn step: a question to the scripted user and its one-criterion reply",
+            round(talk, 3),
+            "ms",
+        ),
     ]
+
+
+def _user_step_ms(repeat: int) -> float:
+    """Median ms of ``respond`` to the scripted user, each on a fresh episode (its turns are few)."""
+    from crmarena_sf.env import CRMArenaEnv
+
+    task = {**TASK, "params": {"question": TASK["query"], "article_id": "x"}}
+    env = CRMArenaEnv(task, mode="tools", user="scripted")
+    action = {"name": "respond", "arguments": {"content": "What is your question?"}}
+    times = []
+    try:
+        for _ in range(repeat):
+            env.reset()
+            start = time.perf_counter()
+            env.step(action)
+            times.append((time.perf_counter() - start) * 1000)
+    finally:
+        env.close()
+    return statistics.median(times)
 
 
 if __name__ == "__main__":

@@ -109,15 +109,27 @@ def connect_for_cli(org: str, backend: str):
         raise CliError(str(exc)) from None
 
 
-def add_task_set_options(parser: argparse.ArgumentParser, when: str = "") -> None:
-    """``--suite``, ``--per-task`` and ``--seed``: which task set to build (``when`` prefixes the help)."""
+def add_task_set_options(parser: argparse.ArgumentParser, when: str = "", interactive: bool = False) -> None:
+    """``--suite``, ``--per-task`` and ``--seed``: which task set to build (``when`` prefixes the help).
+
+    ``interactive``: the suites a command runs may be the multi-turn ones (``run``)."""
+    from crmarena_sf.tasks.users import INTERACTIVE_SUITES
+
+    suites = ["crmarena", "soql", "pro-b2b", "pro-b2c"] + (list(INTERACTIVE_SUITES) if interactive else [])
+    more = (
+        "; crmarena-interactive, pro-b2b-interactive, pro-b2c-interactive: the same instances, multi-turn, "
+        "a simulated user holding the question"
+        if interactive
+        else ""
+    )
     # Defaults are None, so a command can tell an option given from one left out (run --tasks refuses them).
     parser.add_argument(
         "--suite",
-        choices=("crmarena", "soql", "pro-b2b", "pro-b2c"),
+        choices=suites,
         default=None,
         help=f"{when}crmarena (the nine CRMArena tasks, default), soql (the text-to-SOQL track), or "
-        "pro-b2b / pro-b2c (CRMArena-Pro's 22 tasks, on the org crmarena-pro-b2b / -b2c unless --org names one)",
+        "pro-b2b / pro-b2c (CRMArena-Pro's 22 tasks, on the org crmarena-pro-b2b / -b2c unless --org names one)"
+        + more,
     )
     parser.add_argument(
         "--per-task",
@@ -137,8 +149,11 @@ def add_task_set_options(parser: argparse.ArgumentParser, when: str = "") -> Non
 def task_set_choice(args) -> tuple[str, int | None, int]:
     """``--suite``, ``--per-task`` and ``--seed`` with their defaults filled in (per-task None: the suite's).
 
-    ``--org`` left out becomes the suite's org (``crmarena``, or a Pro suite's own org)."""
-    suite = args.suite or "crmarena"
+    ``--org`` left out becomes the suite's org (``crmarena``, or a Pro suite's own org). An interactive
+    suite is its single-turn suite here: the same instances."""
+    from crmarena_sf.tasks.users import INTERACTIVE_SUITES
+
+    suite = INTERACTIVE_SUITES.get(args.suite, args.suite) or "crmarena"
     if getattr(args, "org", "") is None:
         args.org = "crmarena" if getattr(args, "backend", "emulator") == "salesforce" else suite_org(suite)
     return suite, args.per_task, args.seed or 0
@@ -147,5 +162,6 @@ def task_set_choice(args) -> tuple[str, int | None, int]:
 def suite_org(suite: str | None) -> str:
     """The org a suite runs on when ``--org`` is not given: a Pro suite's own, else ``crmarena``."""
     from crmarena_sf.tasks.pro.suite import SUITE_ORGS
+    from crmarena_sf.tasks.users import INTERACTIVE_SUITES
 
-    return SUITE_ORGS.get(suite or "", "crmarena")
+    return SUITE_ORGS.get(INTERACTIVE_SUITES.get(suite, suite) or "", "crmarena")

@@ -4,7 +4,10 @@ Prints the per-task table ``crmarena-sf run`` printed; with ``--html``, also wri
 self-contained HTML page (scores as bars, the published CRMArena leaderboard beside the run,
 settings, token usage, every episode with its trajectory), atomically. A CRMArena-Pro run's
 table groups its tasks by skill (:mod:`crmarena_sf.tasks.pro.tables`); a second Pro run (the
-other org's) is shown beside it, in the table and the page.
+other org's) is shown beside it, in the table and the page; a single-turn run and a multi-turn run
+of the same suite are shown side by side per task (and skill), with the change
+(:mod:`crmarena_sf.tasks.turns_table`). A multi-turn run also says how its episodes ended and what
+its user's tokens were; a run of several trials shows pass^1..pass^k.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ def register(subparsers) -> None:
         "others",
         metavar="OTHER",
         nargs="*",
-        help="Pro runs only: the other org's results.json, shown beside RESULTS by skill",
+        help="a Pro run: the other org's results.json, shown beside RESULTS by skill; or the same suite's "
+        "run in the other mode (single-turn beside multi-turn), shown side by side per task",
     )
     report.add_argument("--html", metavar="FILE", help="also write the HTML report to FILE")
     report.set_defaults(func=report_command)
@@ -45,15 +49,30 @@ def report_command(args) -> int:
         others = [read_results(input_file(o, "", "results file"))[0] for o in args.others]
     except ResultsFileError as exc:
         raise CliError(str(exc)) from None
+    from crmarena_sf.tasks.turns_table import run_facts, side_by_side, turn_pair
+
     pro = run_suite(results) is not None
-    if others and not (pro and all(run_suite(o) is not None for o in others)):
-        raise CliError("only CRMArena-Pro runs are shown side by side: give one results file for other runs")
+    pair = turn_pair([results, *others])
+    if others and not pair and not (pro and all(run_suite(o) is not None for o in others)):
+        raise CliError(
+            "runs are shown side by side when they are the two Pro orgs, or one suite single-turn and "
+            "multi-turn: give one results file for other runs"
+        )
     if args.html:
         try:
             write_html(results, data, args.html, others)
         except OSError as exc:
             raise CliError(f"cannot write {args.html}: {exc.strerror or exc}") from None
-    print(skill_table([results, *others]) if pro else results.table())
+    if pair:
+        print(side_by_side(*pair))
+    else:
+        print(skill_table([results, *others]) if pro else results.table())
+    for line in run_facts(results):
+        print(line)
+    if results.pass_k:
+        from crmarena_sf.tasks.pass_k import pass_k_table
+
+        print(pass_k_table(results))
     if args.html:
         print(f"report: {args.html}")
     return 0

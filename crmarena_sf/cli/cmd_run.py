@@ -5,7 +5,10 @@ results.json (overall score, per-task scores, settings, token usage and every ep
 its trajectory); prints the per-task table. Without --tasks it first builds the org's
 default task set (--per-task, --seed), exactly as "crmarena-sf tasks build" would. Finished
 episodes are appended to results.episodes.jsonl beside --out as they end: the same command
-after an interruption resumes and skips them (--fresh starts over).
+after an interruption resumes and skips them (--fresh starts over). An interactive suite
+(``--suite crmarena-interactive``, ``pro-b2b-interactive``, ``pro-b2c-interactive``) runs the same
+instances multi-turn, with the scripted user or an LLM user (``--user-model``); ``--trials K``
+runs each instance K times and prints pass^1..pass^K.
 """
 
 from __future__ import annotations
@@ -71,7 +74,37 @@ def register(subparsers) -> None:
         help="a task file (ours or the official one); default: build the org's tasks",
     )
     add_org_options(run)
-    add_task_set_options(run, "without --tasks: ")
+    add_task_set_options(run, "without --tasks: ", interactive=True)
+    run.add_argument(
+        "--user-model",
+        metavar="M",
+        help="interactive suites: an LLM user, the model at --user-base-url (key: OPENAI_USER_API_KEY); "
+        "default: the scripted user, no model",
+    )
+    run.add_argument(
+        "--user-base-url", metavar="URL", help="interactive suites: the LLM user's OpenAI-compatible endpoint"
+    )
+    run.add_argument(
+        "--user-temperature",
+        type=float,
+        default=None,
+        metavar="T",
+        help="interactive suites: the LLM user's temperature (default 0)",
+    )
+    run.add_argument(
+        "--user-seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="interactive suites: the LLM user's seed in trial 1 (trial k uses S+k-1; default 0)",
+    )
+    run.add_argument(
+        "--trials",
+        type=positive_int,
+        default=1,
+        metavar="K",
+        help="run each task K times and report pass^1..pass^K (default 1)",
+    )
     run.add_argument("--limit", type=positive_int, metavar="K", help="run only the first K tasks")
     run.add_argument(
         "--workers",
@@ -124,6 +157,7 @@ def run_benchmark_command(args) -> int:
     # Everything a user can get wrong is checked before any work: options, paths, files, the endpoint.
     _refuse_contradictions(args)
     spec = _agent_spec(args, AgentSpec)
+    user = _user_spec(args)
     out = output_file(args.out, "--out")
     log = log_path(out)
     if log.exists() and not log.is_file():
@@ -133,12 +167,19 @@ def run_benchmark_command(args) -> int:
     tasks = None
     if args.tasks:
         try:
-            tasks = load_tasks(input_file(args.tasks, "--tasks", "task file"), suite=args.suite)
+            from crmarena_sf.tasks.users import INTERACTIVE_SUITES
+
+            file_suite = INTERACTIVE_SUITES.get(
+                args.suite, args.suite
+            )  # an interactive suite's instances are its suite's
+            tasks = load_tasks(input_file(args.tasks, "--tasks", "task file"), suite=file_suite)
         except TaskFileError as exc:
             raise CliError(str(exc)) from None
         if args.agent == "reference":
             _refuse_tasks_without_params(tasks)
     _check_endpoint(args)
+    if user is not None and user.kind == "llm":
+        _check_user_endpoint(user)
     if args.org is None and args.backend == "emulator":  # the suite's org: --suite's, or the task file's
         args.org = suite_org(args.suite or next((t.suite for t in tasks or () if t.suite), None))
     workers, parallel = args.workers or _default_workers(args), args.parallel or "threads"
@@ -170,6 +211,7 @@ def run_benchmark_command(args) -> int:
         "backend": args.backend,
         "org": args.org,
         "tasks": digest,
+        **({"user": user.settings()} if user is not None else {}),
     }
     episode_log = EpisodeLog(log, run_key)
     if log.exists() and not args.fresh:
@@ -177,15 +219,16 @@ def run_benchmark_command(args) -> int:
             logged = episode_log.read()
         except EpisodeLogMismatch as exc:
             raise CliError(str(exc)) from None
-        reused = sum(1 for t in tasks if t.idx in logged)
+        reused = sum(1 for t in tasks for n in range(args.trials) if (t.idx, n) in logged)
+        wanted = len(tasks) * args.trials
         print(
-            f"resuming: {reused} episodes from {log} reused, {len(tasks) - reused} to run (--fresh starts over)",
+            f"resuming: {reused} episodes from {log} reused, {wanted - reused} to run (--fresh starts over)",
             file=sys.stderr,
         )
     # Worker processes and Ray workers open the org themselves, by name or path.
     where = args.org if (parallel == "processes" and workers > 1) or args.ray is not None else org
     done = {"n": 0, "reward": 0.0}
-    with progress_bar(len(tasks), f"running {args.agent}", enabled=not args.quiet) as bar:
+    with progress_bar(len(tasks) * args.trials, f"running {args.agent}", enabled=not args.quiet) as bar:
 
         def on_episode(result) -> None:
             if result.scored:
@@ -209,6 +252,8 @@ def run_benchmark_command(args) -> int:
                 log=episode_log,
                 fresh=args.fresh,
                 judge=_judge(args),
+                user=user,
+                trials=args.trials,
             )
         except EpisodeLogMismatch as exc:
             raise CliError(str(exc)) from None
@@ -221,7 +266,7 @@ def run_benchmark_command(args) -> int:
             "org": args.org if args.backend == "emulator" else None,
             "org_fingerprint": fingerprint,
             "tasks_file": args.tasks,
-            "suite": None if args.tasks else suite,
+            "suite": args.suite if user is not None else None if args.tasks else suite,
             "per_task": None if args.tasks else built.wanted,
             "seed": None if args.tasks else seed,
             "limit": args.limit,
@@ -234,6 +279,14 @@ def run_benchmark_command(args) -> int:
     from crmarena_sf.tasks.pro.tables import run_suite, skill_table
 
     print(skill_table([results]) if run_suite(results) else results.table())
+    from crmarena_sf.tasks.turns_table import run_facts
+
+    for line in run_facts(results):
+        print(line)
+    if args.trials > 1:
+        from crmarena_sf.tasks.pass_k import pass_k_table
+
+        print(pass_k_table(results))
     print(f"results: {args.out}")
     return EXIT_FAILED if results.unscored else 0
 
@@ -250,8 +303,11 @@ def _refuse_contradictions(args) -> None:
                     "tasks on as many CPUs as the cluster has; give one of them"
                 )
     if args.tasks:
-        # A Pro suite with --tasks names the file's suite (an official Pro file of v1 names only).
-        suite = None if args.suite in ("pro-b2b", "pro-b2c") else args.suite
+        # A Pro suite with --tasks names the file's suite (an official Pro file of v1 names only);
+        # an interactive suite says to run the file's tasks with a user.
+        from crmarena_sf.tasks.users import INTERACTIVE_SUITES
+
+        suite = None if args.suite in ("pro-b2b", "pro-b2c", *INTERACTIVE_SUITES) else args.suite
         for given, option in ((suite, "--suite"), (args.per_task, "--per-task"), (args.seed, "--seed")):
             if given is not None:
                 raise CliError(
@@ -358,6 +414,52 @@ def _agent_spec(args, AgentSpec):
             "--base-url is for LLM agents (function-calling, react, act), --judge-model and --extractor-model"
         )
     return AgentSpec(args.agent)
+
+
+def _user_spec(args):
+    """The user of an interactive suite (scripted, or an LLM with --user-model); None for a single-turn run."""
+    from crmarena_sf.tasks.users import INTERACTIVE_SUITES, USER_KEY_VARIABLE, UserSpec
+
+    if args.suite not in INTERACTIVE_SUITES:
+        for given, option in ((args.user_model, "--user-model"), (args.user_base_url, "--user-base-url")):
+            if given:
+                raise CliError(
+                    f"{option} is for the interactive suites (--suite {', '.join(INTERACTIVE_SUITES)}), "
+                    "where a simulated user holds the question"
+                )
+        return None
+    if not args.user_model:
+        for given, option in (
+            (args.user_base_url, "--user-base-url"),
+            (args.user_temperature, "--user-temperature"),
+            (args.user_seed, "--user-seed"),
+        ):
+            if given is not None:
+                raise CliError(f"{option} needs --user-model (the scripted user has no model)")
+        return UserSpec("scripted")
+    temperature = 0.0 if args.user_temperature is None else args.user_temperature
+    if not 0 <= temperature <= 2:
+        raise CliError(
+            f"--user-temperature must be from 0 to 2 (the OpenAI API's range), not {temperature:g}"
+        )
+    if not args.user_base_url and not os.environ.get(USER_KEY_VARIABLE):
+        raise CliError(
+            f"--user-model needs an API key: set {USER_KEY_VARIABLE}, or give --user-base-url for an endpoint "
+            "that needs none (vLLM, Ollama ...)"
+        )
+    return UserSpec("llm", args.user_model, args.user_base_url, temperature, args.user_seed or 0)
+
+
+def _check_user_endpoint(user) -> None:
+    """One request to the LLM user's endpoint before the first episode, as for the agent's."""
+    from crmarena_sf.tasks.agents.base import ModelEndpointError
+    from crmarena_sf.tasks.agents.llm import ChatModel
+    from crmarena_sf.tasks.users import USER_KEY_VARIABLE
+
+    try:
+        ChatModel(user.model, user.base_url, api_key_variable=USER_KEY_VARIABLE).check()
+    except ModelEndpointError as exc:
+        raise CliError(f"--user-model: {exc}", EXIT_FAILED) from None
 
 
 def _resolve(name: str, progress: bool = True):

@@ -39,8 +39,10 @@ AGENT_CODE = {
         "pro",
         "org_client",
         "periods",
+        "episode",
+        "users",
     ),
-    "llm": ("agents", "tools", "observation", "org_client", "periods", "pro.suite"),
+    "llm": ("agents", "tools", "observation", "org_client", "periods", "pro.suite", "episode", "users"),
 }
 """What an agent's behaviour is made of, under crmarena_sf.tasks: its modules, prompts and tools."""
 

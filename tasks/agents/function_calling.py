@@ -12,15 +12,16 @@ from __future__ import annotations
 from typing import Any
 
 from crmarena_sf.tasks.agents.llm import ChatModel
-from crmarena_sf.tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Episode, clip
-from crmarena_sf.tasks.agents.pro_prompts import PRO_TOOL_NAMES, PRO_TOOLS
-from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Conversation
+from crmarena_sf.tasks.agents.pro_prompts import PRO_TOOLS
+from crmarena_sf.tasks.episode import NO_TOOL_CALL, SENT, Episode
 from crmarena_sf.tasks.pro.suite import is_pro
 from crmarena_sf.tasks.records import TaskRecord
-from crmarena_sf.tasks.tools import ToolResult, call_tool
 from crmarena_sf.tasks.tools.schemas import TOOL_SCHEMAS
 
-NO_TOOL_CALL = "Error: reply with a tool call; when you know the answer, call respond with it."
+__all__ = ["NO_TOOL_CALL", "FunctionCallingAgent"]
+
+NOT_RUN = "Not run: your message to the user came first in this reply."
 
 
 class FunctionCallingAgent:
@@ -40,25 +41,27 @@ class FunctionCallingAgent:
         out = {"agent": self.name, **self.model.settings(), "max_turns": self.max_turns}
         return {**out, "privacy_aware_prompt": True} if self.privacy_aware else out
 
-    def run(self, task: TaskRecord, sf: Any):
-        client = OrgClient(sf)
-        episode = Episode.for_task(self.model, self.name, task, self.max_turns, sf, self.privacy_aware)
-        pro = is_pro(task.suite)
-        tools, names = (PRO_TOOLS, PRO_TOOL_NAMES) if pro else (TOOL_SCHEMAS, None)
-        while episode.turns_left():
-            reply = episode.ask(tools)
+    def run(self, task: TaskRecord, sf: Any, episode: Episode | None = None):
+        """Play ``episode`` (a single-turn one on ``sf`` when none is given) to its end."""
+        episode = episode or Episode(
+            task, sf, "tools", max_actions=None, max_observation=self.max_observation
+        )
+        chat = Conversation.start(self.model, self.name, episode, self.max_turns, self.privacy_aware)
+        tools = PRO_TOOLS if is_pro(task.suite) else TOOL_SCHEMAS
+        while chat.turns_left():
+            reply = chat.ask(tools)
             calls = list(getattr(reply, "tool_calls", None) or [])
             content = getattr(reply, "content", None)
             if content:
                 episode.trajectory.append({"action": "model", "content": content})
             if not calls:
-                episode.messages += [
+                seen = episode.step(None)
+                chat.messages += [
                     {"role": "assistant", "content": content or ""},
-                    {"role": "user", "content": NO_TOOL_CALL},
+                    {"role": "user", "content": seen.text},
                 ]
-                episode.trajectory.append({"action": "error", "message": NO_TOOL_CALL})
                 continue
-            episode.messages.append(
+            chat.messages.append(
                 {
                     "role": "assistant",
                     "content": content,
@@ -72,25 +75,19 @@ class FunctionCallingAgent:
                     ],
                 }
             )
+            # Every tool call gets its tool message (the API requires one per call id); calls after a
+            # message to the user are not run, and the user's reply follows the tool messages.
+            answers, user_reply = [], None
             for call in calls:
-                name = call.function.name
-                if names is not None and name not in names:  # a Pro task: only its three tools
-                    result = ToolResult(
-                        None, f"Error: there is no tool named {name!r}; use {', '.join(names)}"
-                    )
-                else:
-                    result = call_tool(client, names[name] if names else name, call.function.arguments)
-                observation = clip(result.observation, self.max_observation)
-                episode.trajectory.append(
-                    {
-                        "action": "tool",
-                        "name": call.function.name,
-                        "arguments": call.function.arguments,
-                        "observation": observation,
-                    }
-                )
-                episode.messages.append({"role": "tool", "tool_call_id": call.id, "content": observation})
-                if result.final:
-                    episode.respond(result.value)
-                    break
-        return episode.outcome()
+                if user_reply is not None or episode.done:
+                    answers.append({"role": "tool", "tool_call_id": call.id, "content": NOT_RUN})
+                    continue
+                seen = episode.step({"name": call.function.name, "arguments": call.function.arguments})
+                if seen.speaker == "user":
+                    user_reply = seen.text
+                text = SENT if seen.speaker == "user" else seen.text
+                answers.append({"role": "tool", "tool_call_id": call.id, "content": text})
+            chat.messages += answers
+            if user_reply is not None:
+                chat.messages.append({"role": "user", "content": user_reply})
+        return chat.outcome()

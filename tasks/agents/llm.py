@@ -51,13 +51,19 @@ class ChatModel:
     max_tokens: int = 2000
     timeout: float = 120.0
     max_retries: int = 5
+    seed: int | None = None
+    """Sent as the request's ``seed`` when set (the LLM user's per-trial seed)."""
+    api_key_variable: str = "OPENAI_API_KEY"
+    """Where the key comes from when ``api_key`` is not given (the LLM user has its own)."""
     _client: Any = field(default=None, repr=False)
 
     def client(self):
         if self._client is None:
             import openai
 
-            key = self.api_key or os.environ.get("OPENAI_API_KEY") or ("EMPTY" if self.base_url else None)
+            key = (
+                self.api_key or os.environ.get(self.api_key_variable) or ("EMPTY" if self.base_url else None)
+            )
             self._client = openai.OpenAI(
                 api_key=key, base_url=self.base_url, timeout=self.timeout, max_retries=self.max_retries
             )
@@ -68,6 +74,8 @@ class ChatModel:
         options: dict[str, Any] = {"temperature": self.temperature, "top_p": 1, "max_tokens": self.max_tokens}
         if tools:
             options["tools"] = tools
+        if self.seed is not None:
+            options["seed"] = self.seed
         with _endpoint_failures(self.url):
             response = self.client().chat.completions.create(model=self.model, messages=messages, **options)
         if usage is not None:
@@ -106,7 +114,8 @@ class ChatModel:
             ) from None
 
     def settings(self) -> dict[str, Any]:
-        return {"model": self.model, "base_url": self.base_url, "temperature": self.temperature}
+        out = {"model": self.model, "base_url": self.base_url, "temperature": self.temperature}
+        return out if self.seed is None else {**out, "seed": self.seed}
 
 
 @contextlib.contextmanager

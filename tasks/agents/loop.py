@@ -1,8 +1,11 @@
-"""What the LLM agents share: the turn budget, the transcript and the trajectory of one episode.
+"""What the LLM agents share: the turn budget and the transcript of one episode with the model.
 
-CRMArena's loop settings: at most 20 model turns an episode (``max_turns``); a reply the
-agent cannot act on still counts as a turn and is answered with an error observation; an
-episode that never answers ends with no answer (scored as such). Observations longer than
+The episode itself (its actions, trajectory, limits and reward) is :mod:`crmarena_sf.tasks.episode`;
+the agents send it each action the model wrote. CRMArena's loop settings: at most 20 model turns
+in a single-turn episode (``max_turns``); a reply the agent cannot act on still counts as a turn
+and is answered with an error observation; an episode that never answers ends with no answer
+(scored as such). A multi-turn episode is bounded by its own limits instead (10 user turns,
+20 actions between messages to the user). Observations longer than
 ``max_observation`` characters are cut, with a note saying how much was left out, so one
 huge result cannot overflow the model's context.
 """
@@ -28,40 +31,44 @@ def clip(text: str, limit: int = MAX_OBSERVATION) -> str:
 
 
 @dataclass
-class Episode:
-    """One episode's conversation with the model."""
+class Conversation:
+    """One episode's conversation with the model; the episode itself (:mod:`crmarena_sf.tasks.episode`) acts."""
 
     model: ChatModel
     messages: list[dict[str, Any]]
-    max_turns: int = MAX_TURNS
-    trajectory: list[dict[str, Any]] = field(default_factory=list)
+    episode: Any
+    max_turns: int | None = MAX_TURNS
+    """Model calls before a single-turn episode gives up; None in a multi-turn one (the episode's limits bound it)."""
     usage: Usage = field(default_factory=Usage)
     turns: int = 0
-    answer: str | None = None
-    answered: bool = False
 
     @classmethod
-    def for_task(
-        cls, model: ChatModel, style: str, task, max_turns: int, sf: Any = None, privacy_aware: bool = False
-    ) -> Episode:
-        """A new episode: the style's system prompt (a Pro task's: :mod:`.pro_prompts`), then the task message."""
-        from crmarena_sf.tasks.agents.prompts import system_prompt, task_message
+    def start(
+        cls, model: ChatModel, style: str, episode, max_turns: int, privacy_aware: bool = False
+    ) -> Conversation:
+        """A new conversation: the style's system prompt (a Pro task's: :mod:`.pro_prompts`), then the opening."""
+        from crmarena_sf.tasks.agents.prompts import interactive_rules, system_prompt
         from crmarena_sf.tasks.pro.suite import is_pro
 
+        task = episode.task
         if is_pro(getattr(task, "suite", None)):
             from crmarena_sf.tasks.agents import pro_prompts
 
-            system = pro_prompts.system_prompt(style, task, sf, privacy_aware)
+            system = pro_prompts.system_prompt(style, task, episode.sf, privacy_aware)
         else:
             system = system_prompt(style)
-        messages = [
-            {"role": "system", "content": system},
-            {"role": "user", "content": task_message(task)},
-        ]
-        return cls(model, messages, max_turns)
+        if episode.interactive:
+            system += "\n\n" + interactive_rules(task)
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": episode.opening()}]
+        return cls(model, messages, episode, None if episode.interactive else max_turns)
 
     def turns_left(self) -> bool:
-        return not self.answered and self.turns < self.max_turns
+        if self.episode.done:
+            return False
+        if self.max_turns is not None and self.turns >= self.max_turns:
+            self.episode.out_of_turns(self.max_turns)
+            return False
+        return True
 
     def ask(self, tools: list[dict] | None = None):
         """The model's next reply (one turn); none after Ctrl-C (the runner is stopping)."""
@@ -69,11 +76,6 @@ class Episode:
         self.turns += 1
         return self.model.complete(self.messages, tools=tools, usage=self.usage)
 
-    def respond(self, answer: str | None) -> None:
-        self.answer, self.answered = answer, True
-        self.trajectory.append({"action": "respond", "content": answer})
-
     def outcome(self) -> EpisodeOutcome:
-        if not self.answered:
-            self.trajectory.append({"action": "error", "message": f"no answer within {self.max_turns} turns"})
-        return EpisodeOutcome(self.answer, self.trajectory, self.turns, self.usage.to_json())
+        episode = self.episode
+        return EpisodeOutcome(episode.answer, episode.trajectory, self.turns, self.usage.to_json())

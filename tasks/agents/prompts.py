@@ -102,3 +102,21 @@ def task_message(task: TaskRecord) -> str:
         if text:
             parts.append(text)
     return "\n\n".join(parts)
+
+
+INTERACTIVE_RULES = """# Talking with the user
+The user's first message may not say everything the task needs. Ask the user for what is missing, one
+thing at a time, by replying to them (respond); their answer comes back as their next message. Use only
+what the user tells you and what the org holds. When you have the answer, reply with it alone, in the
+form the task's rules below ask for. The user ends the conversation once they have their answer."""
+
+
+def interactive_rules(task: TaskRecord) -> str:
+    """What a multi-turn episode adds to the system prompt: how to talk with the user, then the task's
+    ``metadata.required`` and ``optional`` (the official interactive harness gives the agent these, never the query)."""
+    parts = [INTERACTIVE_RULES]
+    for key in ("required", "optional"):
+        text = (task.metadata or {}).get(key)
+        if text:
+            parts.append(text)
+    return "\n\n".join(parts)

@@ -12,8 +12,7 @@ import re
 from typing import Any
 
 from crmarena_sf.tasks.agents.llm import ChatModel
-from crmarena_sf.tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Episode, clip
-from crmarena_sf.tasks.observation import observation, run_query
+from crmarena_sf.tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Conversation
 from crmarena_sf.tasks.records import TaskRecord
 
 ACTION = re.compile(r"<(execute|respond)>(.*?)</\1>", re.DOTALL)
@@ -44,26 +43,22 @@ class TextActionAgent:
         out = {"agent": self.name, **self.model.settings(), "max_turns": self.max_turns}
         return {**out, "privacy_aware_prompt": True} if self.privacy_aware else out
 
-    def run(self, task: TaskRecord, sf: Any):
-        episode = Episode.for_task(self.model, self.name, task, self.max_turns, sf, self.privacy_aware)
-        while episode.turns_left():
-            reply = episode.ask()
+    def run(self, task: TaskRecord, sf: Any, episode=None):
+        """Play ``episode`` (a single-turn one on ``sf`` when none is given) to its end."""
+        from crmarena_sf.tasks.episode import Episode
+
+        episode = episode or Episode(task, sf, "text", max_actions=None, max_observation=self.max_observation)
+        chat = Conversation.start(self.model, self.name, episode, self.max_turns, self.privacy_aware)
+        while chat.turns_left():
+            reply = chat.ask()
             text = (getattr(reply, "content", None) or "").strip()
-            episode.messages.append({"role": "assistant", "content": text})
+            chat.messages.append({"role": "assistant", "content": text})
             thought = THOUGHT.search(text)
             if thought:
                 episode.trajectory.append({"action": "think", "content": thought[1].strip()})
-            actions = ACTION.findall(text)
-            if len(actions) != 1:
-                episode.trajectory.append({"action": "error", "message": NO_ACTION, "reply": text})
-                episode.messages.append({"role": "user", "content": NO_ACTION})
-                continue
-            kind, body = actions[0]
-            body = body.strip()
-            if kind == "respond":
-                episode.respond(body)
-                break
-            seen = clip(observation(run_query(sf, body)), self.max_observation)
-            episode.trajectory.append({"action": "execute", "query": body, "observation": seen})
-            episode.messages.append({"role": "user", "content": seen})
-        return episode.outcome()
+            seen = episode.step(text)
+            if seen.speaker == "error":
+                episode.trajectory[-1]["reply"] = text
+            if not seen.done:
+                chat.messages.append({"role": "user", "content": seen.text})
+        return chat.outcome()
