@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 
-from crmarena_sf.cli.arguments import positive_int, suite_org, task_set_choice
+from crmarena_sf.cli.arguments import non_negative_int, positive_int, suite_org, task_set_choice
 from crmarena_sf.cli.errors import CliError
 
 SUITE_TITLES = {
@@ -50,7 +50,11 @@ def add_suite_options(parser) -> None:
         help="without --tasks: instances per task (default: the suite's)",
     )
     group.add_argument(
-        "--seed", type=int, default=None, metavar="S", help="without --tasks: random seed (default 0)"
+        "--seed",
+        type=non_negative_int,
+        default=None,
+        metavar="S",
+        help="without --tasks: random seed (default 0)",
     )
     group.add_argument(
         "--out",
