@@ -33,7 +33,7 @@ from crmarena_sf.tasks.agents.prompts import interactive_rules, system_prompt
 from crmarena_sf.tasks.episode import MODES, Episode
 from crmarena_sf.tasks.pro.suite import is_pro
 from crmarena_sf.tasks.records import TaskRecord, from_json
-from crmarena_sf.tasks.tools.schemas import TOOL_SCHEMAS
+from crmarena_sf.tasks.tools.tool_sets import tool_schemas
 
 __all__ = ["MODES", "CRMArenaEnv"]
 
@@ -109,7 +109,7 @@ class CRMArenaEnv:
         info = {"idx": self.task.idx, "task": self.task.task, "system_prompt": system}
         info["speaker"] = "user"
         if self.mode == "tools":
-            info["tools"] = pro_prompts.PRO_TOOLS if pro else TOOL_SCHEMAS
+            info["tools"] = tool_schemas(self.task.suite)
         return self.episode.opening(), info
 
     def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:

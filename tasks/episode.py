@@ -28,14 +28,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crmarena_sf.tasks.agents.loop import MAX_OBSERVATION, clip
-from crmarena_sf.tasks.agents.pro_prompts import PRO_TOOL_NAMES
 from crmarena_sf.tasks.agents.text_actions import ACTION, NO_ACTION
 from crmarena_sf.tasks.episode_scoring import episode_reward
 from crmarena_sf.tasks.observation import observation, run_query
 from crmarena_sf.tasks.org_client import OrgClient
-from crmarena_sf.tasks.pro.suite import is_pro
 from crmarena_sf.tasks.records import TaskRecord
-from crmarena_sf.tasks.tools import ToolResult, call_tool
+from crmarena_sf.tasks.tools import ToolResult
+from crmarena_sf.tasks.tools.tool_sets import run_tool, tool_names
 
 MAX_USER_TURNS = 10
 MAX_ACTIONS = 20
@@ -58,6 +57,8 @@ class Observation:
     """``org`` (a tool or query result), ``user`` (the user's reply), ``error`` (an action not understood), ``end``."""
     done: bool = False
     end_reason: str | None = None
+    error: bool = False
+    """True when the action failed: not understood, or a tool's error (a Salesforce error, a bad argument)."""
 
 
 @dataclass
@@ -86,6 +87,7 @@ class Episode:
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
         self.client = OrgClient(self.sf)
+        self._failed = False
 
     @property
     def interactive(self) -> bool:
@@ -110,6 +112,7 @@ class Episode:
         """Take one action; the observation says what the agent sees next and whether the episode ended."""
         if self.done:
             raise RuntimeError("the episode is over: call reset() first")
+        self._failed = False
         kind, body, seen = self._read(action)
         if kind == "respond":
             return self._respond(body)
@@ -123,7 +126,7 @@ class Episode:
             speaker = "org"
         if self.max_actions is not None and self.actions >= self.max_actions:
             return self.end("action_limit", seen)
-        return Observation(seen, speaker)
+        return Observation(seen, speaker, error=kind == "error" or self._failed)
 
     def _read(self, action: Any) -> tuple[str, Any, str]:
         """``(kind, body, observation)``: kind is respond, error or run (the action ran, its result observed)."""
@@ -136,22 +139,19 @@ class Episode:
                 return "respond", body.strip(), ""
             query = body.strip()
             self.trajectory.append({"action": "execute", "query": query})
-            return "run", query, observation(run_query(self.sf, query))
+            rows = run_query(self.sf, query)
+            self._failed = isinstance(rows, str)  # ``CODE: message``
+            return "run", query, observation(rows)
         if action is None:
             return "error", None, NO_TOOL_CALL
         if not isinstance(action, dict) or not isinstance(action.get("name"), str):
             return "error", None, NOT_A_TOOL_CALL
         name, arguments = action["name"], action.get("arguments") or {}
-        if is_pro(self.task.suite):
-            if name not in PRO_TOOL_NAMES:
-                return (
-                    "error",
-                    None,
-                    f"Error: there is no tool named {name!r}; use {', '.join(PRO_TOOL_NAMES)}",
-                )
-            name = PRO_TOOL_NAMES[name]
-        self.trajectory.append({"action": "tool", "name": action["name"], "arguments": arguments})
-        result: ToolResult = call_tool(self.client, name, arguments)
+        if name not in tool_names(self.task.suite):
+            return "error", None, run_tool(self.client, self.task.suite, name, arguments).observation
+        self.trajectory.append({"action": "tool", "name": name, "arguments": arguments})
+        result: ToolResult = run_tool(self.client, self.task.suite, name, arguments)
+        self._failed = result.error
         if result.final:  # the respond step follows (a multi-turn one needs no copy of it)
             if self.interactive:
                 self.trajectory.pop()

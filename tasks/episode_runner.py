@@ -79,33 +79,43 @@ class EpisodeRunner:
 
     def run(self, task: TaskRecord, trial: int = 0) -> EpisodeResult:
         interrupts.stop_if_interrupted()  # a worker thread does not start an episode after Ctrl-C
-        sf, fork = self._connection()
-        now = (task.params or {}).get("now")
-        if now and fork is not None:
-            fork.clock.freeze(now)  # the instant the task's date literals mean (text-to-SOQL track)
+        sf, fork = self.open_episode(task)
         try:
-            result = self._episode(task, sf, trial)
-            result.question, result.trial = task.query, trial
-            failures = emulator_errors(sf) if fork is not None else []
-            if failures:
-                result.scored, result.reward, result.cause = False, 0.0, "emulator"
-                result.error = f"the emulator failed ({len(failures)} server error(s); first: {failures[0]})"
-            return result
+            return self.checked(task, self._episode(task, sf, trial), sf, fork, trial)
         finally:
             if fork is not None:
                 fork.close()
 
+    def open_episode(self, task: TaskRecord):
+        """A client on the episode's own fork, and the fork (None on a real org: close it after the episode).
+
+        An agent driven from outside (``crmarena-sf mcp --suite``) is handed the same as :meth:`run`'s."""
+        sf, fork = self._connection()
+        now = (task.params or {}).get("now")
+        if now and fork is not None:
+            fork.clock.freeze(now)  # the instant the task's date literals mean (text-to-SOQL track)
+        return sf, fork
+
+    def checked(self, task: TaskRecord, result: EpisodeResult, sf, fork, trial: int = 0) -> EpisodeResult:
+        """``result`` with the question it answers and its trial, unscored when the emulator failed during the episode."""
+        result.question, result.trial = task.query, trial
+        failures = emulator_errors(sf) if fork is not None else []
+        if failures:
+            result.scored, result.reward, result.cause = False, 0.0, "emulator"
+            result.error = f"the emulator failed ({len(failures)} server error(s); first: {failures[0]})"
+        return result
+
     def _episode(self, task: TaskRecord, sf, trial: int) -> EpisodeResult:
         episode = None
         try:
-            episode = self._new_episode(task, sf, trial)
+            episode = self.new_episode(task, sf, trial)
             outcome = self.agent.run(task, sf, episode=episode) if self._steps else self.agent.run(task, sf)
             if not episode.done:
                 if self._steps and episode.interactive:
                     episode.end("agent_error", error="the agent stopped before the episode ended")
                 else:  # an agent that answers without stepping (it cannot talk with a user: that raises)
                     episode.finish(outcome.answer, outcome.trajectory)
-            return self._result(task, episode, outcome)
+            return self.result_of(task, episode, outcome)
         except NotAnAnswer as exc:  # the machinery around the agent failed: no answer, run it again
             return EpisodeResult(
                 task.idx, task.task, None, task.answer, 0.0, [], str(exc), scored=False, cause=exc.cause
@@ -123,8 +133,10 @@ class EpisodeRunner:
                 user_usage=episode.usage() if episode is not None else None,
             )
 
-    def _new_episode(self, task: TaskRecord, sf, trial: int) -> Episode:
-        """The episode on ``sf``: the agent's mode; with a user, the multi-turn limits (else the agent's own budget)."""
+    def new_episode(self, task: TaskRecord, sf, trial: int = 0) -> Episode:
+        """The episode on ``sf``: the agent's mode; with a user, the multi-turn limits (else the agent's own budget).
+
+        ``crmarena-sf mcp --suite`` makes its episodes here too, the MCP client playing them."""
         mode = "text" if getattr(self.agent, "name", "") in ("act", "react") else "tools"
         user = self.user.build(task, trial) if self.user is not None else None
         episode = Episode(task, sf, mode, user, self.judge, MAX_ACTIONS if user is not None else None)
@@ -132,7 +144,8 @@ class EpisodeRunner:
         return episode
 
     @staticmethod
-    def _result(task: TaskRecord, episode: Episode, outcome) -> EpisodeResult:
+    def result_of(task: TaskRecord, episode: Episode, outcome=None) -> EpisodeResult:
+        """The result of an ended ``episode`` (``outcome``: the agent's, for its turns and token usage)."""
         return EpisodeResult(
             task.idx,
             task.task,
@@ -141,8 +154,8 @@ class EpisodeRunner:
             episode.reward,
             episode.trajectory,
             error=episode.error,
-            turns=outcome.turns,
-            usage=outcome.usage,
+            turns=getattr(outcome, "turns", None),
+            usage=getattr(outcome, "usage", None),
             end_reason=episode.end_reason,
             user_usage=episode.usage(),
         )

@@ -20,5 +20,5 @@ def test_bench_refuses_an_unknown_area_naming_every_area_the_table_shows(capsys)
     assert main(["bench", "--only", "warp-drive"]) == 2
     assert capsys.readouterr().err == (
         "crmarena-sf: unknown benchmark area(s): warp-drive; choose from "
-        "env, generate, mcp, pro, rest, scale, server, soql, sosl, store, tasks\n"
+        "env, generate, mcp, mcp_suite, pro, rest, scale, server, soql, sosl, store, tasks\n"
     )

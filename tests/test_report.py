@@ -241,9 +241,11 @@ def test_bad_results_files_end_with_one_line_and_exit_2(tmp_path, capsys, conten
     assert captured.out == "" and not (tmp_path / "report.html").exists()
 
 
-def test_a_directory_is_not_a_results_file(tmp_path, capsys):
+def test_a_directory_stands_for_its_results_json_and_one_without_is_refused(tmp_path, capsys):
     assert main(["report", str(tmp_path)]) == 2
-    assert capsys.readouterr().err.strip() == f"crmarena-sf: {tmp_path}: is a directory, not a results file"
+    assert capsys.readouterr().err.strip() == (
+        f"crmarena-sf: {tmp_path}: a directory without a results.json (no episode answered yet?)"
+    )
 
 
 @pytest.mark.parametrize(

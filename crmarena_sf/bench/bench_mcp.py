@@ -72,6 +72,26 @@ def _calls(repeat: int) -> dict[str, list[float]]:
     return times
 
 
+def noop_call_ms(repeat: int) -> float:
+    """The median milliseconds of the do-nothing tool call over stdio (after 20 warm-up calls)."""
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    params = StdioServerParameters(command=sys.executable, args=["-m", "crmarena_sf.bench.mcp_bench_server"])
+    times: list[float] = []
+
+    async def drive() -> None:
+        async with Client(params) as client:
+            for n in range(20 + repeat):
+                start = time.perf_counter()
+                await client.call_tool("noop", {})
+                if n >= 20:
+                    times.append((time.perf_counter() - start) * 1000)
+
+    anyio.run(drive)
+    return statistics.median(times)
+
+
 def _awaitable(function):
     """``function`` (run in the event loop's thread, as the timing wants) as a coroutine function."""
 

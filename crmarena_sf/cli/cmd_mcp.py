@@ -8,6 +8,9 @@ tools are :mod:`crmarena_sf.mcp_server.org_tools`'; ``--read-only`` leaves out t
 write. Like ``serve``, it serves a private copy of its org: writes live while it runs, and the
 default org, an org file or a dataset directory never change. It stops when the client closes
 stdin (stdio), on Ctrl-C or on SIGTERM, with exit code 0.
+
+With ``--suite`` it serves a benchmark instead (:mod:`crmarena_sf.cli.mcp_suite`): the next task,
+the suite's tools on each task's own fork, and the answer, scored and logged into ``--out``.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import sys
 
 from crmarena_sf.cli.arguments import add_served_org_options, is_loopback, port_number
 from crmarena_sf.cli.errors import CliError
+from crmarena_sf.cli.mcp_suite import add_suite_options, open_suite_session, refuse_mode_mix
 from crmarena_sf.connection.orgs import OrgNotFound, resolve_org
 from crmarena_sf.metadata.user_describes import DescribesError
 
@@ -28,11 +32,14 @@ INSTALL_HINT = "crmarena-sf mcp needs the MCP Python SDK 2.x: pip install 'crmar
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "mcp",
-        help="serve an emulated org to MCP clients (stdio, or streamable HTTP with a bearer token)",
+        help="serve an emulated org, or a benchmark (--suite), to MCP clients (stdio, or streamable HTTP "
+        "with a bearer token)",
         description="Serve an emulated org over the Model Context Protocol: SOQL (with paging), SOSL, the "
         "object list, describes, and record get/create/update/delete, each answering the REST API's JSON. "
         "On stdio unless --http is given. Writes go to a private copy of the org, kept while the server "
-        "runs: the org named by --org (its file or dataset directory) never changes.",
+        "runs: the org named by --org (its file or dataset directory) never changes. With --suite, serve a "
+        "benchmark instead: next_task, the suite's tools on each task's own fork, and submit_answer (or "
+        "reply_to_user), each answer scored and logged into --out as crmarena-sf run does.",
     )
     add_served_org_options(parser)
     parser.add_argument(
@@ -53,7 +60,8 @@ def register(subparsers) -> None:
         action="store_true",
         help="leave out the tools that write (create_record, update_record, delete_record)",
     )
-    parser.set_defaults(func=run)
+    add_suite_options(parser)
+    parser.set_defaults(func=run, org=None)  # --org's default: crmarena, or the --suite's own org
 
 
 def host_and_port(text: str) -> tuple[str, int]:
@@ -71,6 +79,7 @@ def run(args) -> int:
     except ImportError:
         raise CliError(INSTALL_HINT) from None
 
+    refuse_mode_mix(args)
     if args.http and not is_loopback(args.http[0]) and not args.allow_remote:
         raise CliError(
             f"--http {args.http[0]} is reachable from other machines; add --allow-remote to serve there, "
@@ -87,18 +96,29 @@ def run(args) -> int:
             sock = http_transport.bind(host, port)
         except OSError as exc:
             raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    session = None
     try:
-        try:
-            org = resolve_org(args.org, describes=args.describes)
-        except (OrgNotFound, DescribesError) as exc:
-            raise CliError(str(exc)) from None
-        # As serve does: a tool call's small query runs faster on one DuckDB thread than split into tasks.
-        org.con.execute("SET GLOBAL threads = 1")
-        server = org_server(org, args.org, read_only=args.read_only, worker_threads=sock is not None)
+        if args.suite is not None:
+            from crmarena_sf.mcp_server.suite_tools import suite_server
+
+            session, suite, title = open_suite_session(args)
+            server = suite_server(session, suite, title, worker_threads=sock is not None)
+            what = f"the {title} benchmark ({len(session.todo)} tasks to serve)"
+        else:
+            if args.org is None:
+                args.org = "crmarena"
+            try:
+                org = resolve_org(args.org, describes=args.describes)
+            except (OrgNotFound, DescribesError) as exc:
+                raise CliError(str(exc)) from None
+            # As serve does: a tool call's small query runs faster on one DuckDB thread than split into tasks.
+            org.con.execute("SET GLOBAL threads = 1")
+            server = org_server(org, args.org, read_only=args.read_only, worker_threads=sock is not None)
+            what = f"the org {args.org}"
         previous = signal.signal(signal.SIGTERM, _interrupt)
         try:
             if sock is None:
-                print(f"crmarena-sf: serving the org {args.org} over MCP on stdio", file=sys.stderr)
+                print(f"crmarena-sf: serving {what} over MCP on stdio", file=sys.stderr)
                 server.run("stdio")
             else:
                 token = args.token or secrets.token_urlsafe(32)
@@ -109,6 +129,8 @@ def run(args) -> int:
         finally:
             signal.signal(signal.SIGTERM, previous)
     finally:
+        if session is not None:
+            session.close()
         if sock is not None:
             sock.close()
     print("crmarena-sf: MCP server stopped", file=sys.stderr)

@@ -1,5 +1,7 @@
 """``crmarena-sf report results.json [other.json] [--html report.html]``: a run's results, read back.
 
+A directory stands for the ``results.json`` in it (``crmarena-sf mcp --suite``'s ``--out``).
+
 Prints the per-task table ``crmarena-sf run`` printed; with ``--html``, also writes one
 self-contained HTML page (scores as bars, the published CRMArena leaderboard beside the run,
 settings, token usage, every episode with its trajectory), atomically. A CRMArena-Pro run's
@@ -23,7 +25,11 @@ def register(subparsers) -> None:
         description="Print the per-task table of a results.json written by 'crmarena-sf run' and, with "
         "--html, write a self-contained HTML report (no script, nothing loaded from the network).",
     )
-    report.add_argument("results", metavar="RESULTS", help="a results.json written by 'crmarena-sf run'")
+    report.add_argument(
+        "results",
+        metavar="RESULTS",
+        help="a results.json written by 'crmarena-sf run', or the directory holding one (mcp --suite's --out)",
+    )
     report.add_argument(
         "others",
         metavar="OTHER",
@@ -39,14 +45,14 @@ def report_command(args) -> int:
     from crmarena_sf.tasks.report import write_html
     from crmarena_sf.tasks.results import ResultsFileError, read_results
 
-    source = input_file(args.results, "", "results file")
+    source = results_file(args.results)
     if args.html:
         output_file(args.html, "--html", "report.html")
     from crmarena_sf.tasks.pro.tables import run_suite, skill_table
 
     try:
         results, data = read_results(source)
-        others = [read_results(input_file(o, "", "results file"))[0] for o in args.others]
+        others = [read_results(results_file(o))[0] for o in args.others]
     except ResultsFileError as exc:
         raise CliError(str(exc)) from None
     from crmarena_sf.tasks.turns_table import run_facts, side_by_side, turn_pair
@@ -76,3 +82,15 @@ def report_command(args) -> int:
     if args.html:
         print(f"report: {args.html}")
     return 0
+
+
+def results_file(path: str):
+    """A results file given by its path, or by the directory holding ``results.json`` (``mcp --suite --out DIR``)."""
+    from pathlib import Path
+
+    if Path(path).expanduser().is_dir():
+        inside = Path(path).expanduser() / "results.json"
+        if not inside.is_file():
+            raise CliError(f"{path}: a directory without a results.json (no episode answered yet?)")
+        return input_file(str(inside), "", "results file")
+    return input_file(path, "", "results file")

@@ -25,8 +25,8 @@ from crmarena_sf.cli.arguments import (
     suite_org,
     task_set_choice,
 )
-from crmarena_sf.cli.errors import EXIT_FAILED, CliError, client_call
-from crmarena_sf.cli.paths import input_file, output_file
+from crmarena_sf.cli.errors import EXIT_FAILED, CliError
+from crmarena_sf.cli.paths import output_file
 
 
 def register(subparsers) -> None:
@@ -145,13 +145,11 @@ def register(subparsers) -> None:
 
 
 def run_benchmark_command(args) -> int:
-    from crmarena_sf.cli.cmd_tasks import build_with_progress
+    from crmarena_sf.cli.task_sets import read_task_file, task_set_on
     from crmarena_sf.connection.connect import connect
     from crmarena_sf.progress import progress_bar
     from crmarena_sf.tasks.agents import AgentSpec, agent_digest
-    from crmarena_sf.tasks.build import build_tasks
     from crmarena_sf.tasks.episode_log import EpisodeLog, EpisodeLogMismatch, log_path, tasks_digest
-    from crmarena_sf.tasks.records import TaskFileError, load_tasks
     from crmarena_sf.tasks.runner import run_benchmark
 
     # Everything a user can get wrong is checked before any work: options, paths, files, the endpoint.
@@ -166,15 +164,7 @@ def run_benchmark_command(args) -> int:
         )
     tasks = None
     if args.tasks:
-        try:
-            from crmarena_sf.tasks.users import INTERACTIVE_SUITES
-
-            file_suite = INTERACTIVE_SUITES.get(
-                args.suite, args.suite
-            )  # an interactive suite's instances are its suite's
-            tasks = load_tasks(input_file(args.tasks, "--tasks", "task file"), suite=file_suite)
-        except TaskFileError as exc:
-            raise CliError(str(exc)) from None
+        tasks = read_task_file(args.tasks, args.suite)
         if args.agent == "reference":
             _refuse_tasks_without_params(tasks)
     _check_endpoint(args)
@@ -189,12 +179,8 @@ def run_benchmark_command(args) -> int:
     fork = org.fork() if org is not None else None
     try:
         sf = connect(org=fork) if fork is not None else connect_for_cli(args.org, args.backend)
-        if tasks is None:
-            built = build_with_progress(sf, build_tasks, per_task, seed, quiet=args.quiet, suite=suite)
-            tasks = built.records
-            fingerprint = tasks[0].org_fingerprint if tasks else None
-        else:
-            fingerprint = _check_fingerprint(args, tasks, sf, args.backend)
+        task_set = task_set_on(args, sf, tasks, args.backend, suite, per_task, seed, quiet=args.quiet)
+        tasks, fingerprint = task_set.records, task_set.fingerprint
     finally:
         if fork is not None:
             fork.close()
@@ -267,7 +253,7 @@ def run_benchmark_command(args) -> int:
             "org_fingerprint": fingerprint,
             "tasks_file": args.tasks,
             "suite": args.suite if user is not None else None if args.tasks else suite,
-            "per_task": None if args.tasks else built.wanted,
+            "per_task": task_set.wanted,
             "seed": None if args.tasks else seed,
             "limit": args.limit,
             "workers": workers,
@@ -367,26 +353,6 @@ def _check_endpoint(args) -> None:
         ChatModel(model, args.base_url).check()
     except ModelEndpointError as exc:
         raise CliError(str(exc), EXIT_FAILED) from None
-
-
-def _check_fingerprint(args, tasks, sf, backend: str) -> str | None:
-    """The org's fingerprint; refuse tasks built on another org (see crmarena_sf.tasks.org_fingerprint)."""
-    from crmarena_sf.tasks.org_fingerprint import org_fingerprint
-
-    built_on = {t.org_fingerprint for t in tasks if t.org_fingerprint}
-    if not built_on:
-        return None  # an official task file, or one from before fingerprints: nothing to compare
-    ours = client_call(lambda: org_fingerprint(sf))
-    others = [t for t in tasks if t.org_fingerprint and t.org_fingerprint != ours]
-    if others and not args.allow_org_mismatch:
-        where = f"--org {args.org}" if backend == "emulator" else "the real org"
-        which = "the tasks" if len(others) == len(tasks) else f"{len(others)} of {len(tasks)} tasks"
-        raise CliError(
-            f"{which} in {args.tasks} were built on another org than {where} (org fingerprint "
-            f"{others[0].org_fingerprint}, this org's {ours}), so their gold answers do not hold here: "
-            "run them on the org they were built on, or give --allow-org-mismatch"
-        )
-    return ours
 
 
 def _agent_spec(args, AgentSpec):

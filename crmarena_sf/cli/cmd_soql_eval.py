@@ -44,8 +44,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from crmarena_sf.cli.cmd_run import _check_fingerprint, _resolve
+    from crmarena_sf.cli.cmd_run import _resolve
     from crmarena_sf.cli.cmd_tasks import build_with_progress
+    from crmarena_sf.cli.task_sets import check_fingerprint
     from crmarena_sf.connection.connect import connect
     from crmarena_sf.progress import progress_bar
     from crmarena_sf.tasks.build import build_tasks
@@ -63,7 +64,7 @@ def run(args) -> int:
     try:
         if args.tasks:
             tasks = load_tasks(args.tasks)
-            _check_fingerprint(args, tasks, connect(org=fork), "emulator")
+            check_fingerprint(args, tasks, connect(org=fork), "emulator")
         else:
             tasks = build_with_progress(
                 connect(org=fork), build_tasks, None, args.seed, quiet=args.quiet, suite="soql"

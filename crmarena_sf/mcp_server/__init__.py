@@ -12,10 +12,12 @@ answers every call through the emulator's REST router, never the store directly)
   destructive hints) on an SDK ``MCPServer``; ``read_only`` leaves the writes out;
 - :mod:`.http_transport`: streamable HTTP behind a bearer token, loopback unless told.
 
-A benchmark mode (``mcp --suite``, issue 30's second half) goes beside the org mode, not inside
-it: a module ``suite_tools`` that registers, on the same kind of ``MCPServer``, a tool to get the
-next task, a tool to submit an answer (scored and logged by the runner's own code), and the task
-family's tools bound to the current episode's fork; the transports (stdio, and
-:func:`.http_transport.serve_http`) take any ``MCPServer`` and need no change, and
-:class:`.org_calls.OrgCalls` already works on any org, a fork included.
+The benchmark mode (``mcp --suite``, issue 30's second half) goes beside the org mode:
+
+- :mod:`.suite_session`: the benchmark's side (no MCP import): the tasks to hand out, the open
+  episode on its own fork (:class:`crmarena_sf.tasks.episode.Episode`, stepped as the project's
+  agents step it), scoring, the episode log and ``results.json``;
+- :mod:`.suite_tools`: ``next_task``, the suite's tools (the function-calling agent's, from
+  :mod:`crmarena_sf.tasks.tools.tool_sets`), and ``submit_answer`` or, on the interactive suites,
+  ``reply_to_user``, on the same kind of ``MCPServer``; the transports take either server.
 """

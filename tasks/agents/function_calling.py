@@ -13,11 +13,9 @@ from typing import Any
 
 from crmarena_sf.tasks.agents.llm import ChatModel
 from crmarena_sf.tasks.agents.loop import MAX_OBSERVATION, MAX_TURNS, Conversation
-from crmarena_sf.tasks.agents.pro_prompts import PRO_TOOLS
 from crmarena_sf.tasks.episode import NO_TOOL_CALL, SENT, Episode
-from crmarena_sf.tasks.pro.suite import is_pro
 from crmarena_sf.tasks.records import TaskRecord
-from crmarena_sf.tasks.tools.schemas import TOOL_SCHEMAS
+from crmarena_sf.tasks.tools.tool_sets import tool_schemas
 
 __all__ = ["NO_TOOL_CALL", "FunctionCallingAgent"]
 
@@ -47,7 +45,7 @@ class FunctionCallingAgent:
             task, sf, "tools", max_actions=None, max_observation=self.max_observation
         )
         chat = Conversation.start(self.model, self.name, episode, self.max_turns, self.privacy_aware)
-        tools = PRO_TOOLS if is_pro(task.suite) else TOOL_SCHEMAS
+        tools = tool_schemas(task.suite)
         while chat.turns_left():
             reply = chat.ask(tools)
             calls = list(getattr(reply, "tool_calls", None) or [])

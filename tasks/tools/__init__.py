@@ -28,6 +28,8 @@ class ToolResult:
     observation: str
     final: bool = False
     """True for ``respond``: the episode's answer is ``value``."""
+    error: bool = False
+    """True when the call failed (a bad argument, an unknown tool, a Salesforce error): ``observation`` says why."""
 
 
 def call_tool(client: OrgClient, name: str, arguments: Any) -> ToolResult:
@@ -38,9 +40,9 @@ def call_tool(client: OrgClient, name: str, arguments: Any) -> ToolResult:
         try:
             arguments = json.loads(arguments or "{}")
         except json.JSONDecodeError as exc:
-            return ToolResult(None, f"Error: the arguments are not valid JSON ({exc.msg})")
+            return ToolResult(None, f"Error: the arguments are not valid JSON ({exc.msg})", error=True)
     if not isinstance(arguments, dict):
-        return ToolResult(None, "Error: the arguments must be a JSON object")
+        return ToolResult(None, "Error: the arguments must be a JSON object", error=True)
     arguments = {ALIASES.get(name, {}).get(k, k): v for k, v in arguments.items()}
     if name == "respond":
         content = arguments.get("content")
@@ -48,23 +50,23 @@ def call_tool(client: OrgClient, name: str, arguments: Any) -> ToolResult:
     if name in ("issue_soql_query", "issue_sosl_query"):
         query = arguments.get("query")
         if not isinstance(query, str):
-            return ToolResult(None, "Error: query must be a string")
+            return ToolResult(None, "Error: query must be a string", error=True)
         value = run_query(client.sf, query)
         client.log.append({"action": "soql" if name == "issue_soql_query" else "sosl", "query": query})
-        return ToolResult(value, str(value))
+        return ToolResult(value, str(value), error=isinstance(value, str))  # a str is ``CODE: message``
     function = getattr(functions, name, None) if name in TOOL_NAMES else None
     if function is None:
-        return ToolResult(None, f"Error: there is no tool named {name!r}")
+        return ToolResult(None, f"Error: there is no tool named {name!r}", error=True)
     try:
         inspect.signature(function).bind(client, **arguments)
     except TypeError as exc:
-        return ToolResult(None, f"Error: {name}() {exc}")
+        return ToolResult(None, f"Error: {name}() {exc}", error=True)
     try:
         value = function(client, **arguments)
     except (ValueError, TypeError, KeyError) as exc:
-        return ToolResult(None, f"Error: {exc}")
+        return ToolResult(None, f"Error: {exc}", error=True)
     except SalesforceError as exc:
         from crmarena_sf.tasks.observation import error_text
 
-        return ToolResult(None, f"Error: {error_text(exc)}")
+        return ToolResult(None, f"Error: {error_text(exc)}", error=True)
     return ToolResult(value, str(value))
