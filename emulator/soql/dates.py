@@ -180,10 +180,18 @@ def local_midnight_utc(day: dt.date, tz_name: str) -> dt.datetime:
 
 
 def fiscal_year_start_month(org: Org) -> int:
-    """The org's first fiscal month (Organization.FiscalYearStartMonth; 1 when absent), read once per org."""
+    """The org's first fiscal month (Organization.FiscalYearStartMonth; 1 when absent), read once per org.
+
+    A fork that still reads its parent's Organization table asks the parent, which reads it once
+    for all its forks (each would otherwise pay a query on its first SOQL).
+    """
     cached = org.cache.get(_FISCAL_CACHE_KEY)
     if cached is not None:
         return cached
+    owner = dict(org.read_through_owners()).get("Organization")
+    if owner is not None and not owner.closed:
+        month = org.cache[_FISCAL_CACHE_KEY] = fiscal_year_start_month(owner)
+        return month
     month = 1
     organization = org.schema.get("Organization")
     if organization is not None and organization.field("FiscalYearStartMonth") is not None:
