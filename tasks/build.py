@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from crmarena_sf.tasks.families import SUITES
 from crmarena_sf.tasks.families.base import PERSONAS, BuildContext
-from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.gold_solver import GoldSolver
 from crmarena_sf.tasks.org_facts import read_facts
 from crmarena_sf.tasks.org_fingerprint import org_fingerprint
 from crmarena_sf.tasks.periods import DOMAIN_DETAILS
@@ -90,39 +90,40 @@ def build_tasks(
     first_day, last_day = facts.cases[0].created.date(), facts.cases[-1].created.date()
     records: list[TaskRecord] = []
     report = BuildReport(records, per_task)
-    for block, (name, module) in enumerate(families.items()):
-        if name not in names:
-            continue
-        ctx = BuildContext(facts, random.Random(f"crmarena-sf:{seed}:{name}"), first_day, last_day, sf)
-        n_none = round(per_task * module.NONE_SHARE)
-        drafts = _keep_none_share(
-            module.generate(ctx, per_task, n_none), per_task - n_none, module.NONE_SHARE
-        )
-        for j, draft in enumerate(drafts):
-            solution = module.solve(OrgClient(sf), draft.params)
-            if solution.answer != draft.expected:
-                raise TaskBuildError(
-                    f"{name}: the reference solver answered {solution.answer!r} but the candidate search "
-                    f"expected {draft.expected!r} for params {draft.params}"
-                )
-            if not solution.unique:
-                raise TaskBuildError(f"{name}: the answer for params {draft.params} is a tie")
-            records.append(
-                TaskRecord(
-                    idx=block * per_task + j,
-                    task=name,
-                    query=draft.query,
-                    answer=solution.answer,
-                    reward_metric=module.METRIC,
-                    metadata={"required": draft.required, "optional": DOMAIN_DETAILS},
-                    persona=PERSONAS[module.PERSONA],
-                    params=draft.params,
-                    org_fingerprint=fingerprint,
-                )
+    with GoldSolver(sf) as solver:
+        for block, (name, module) in enumerate(families.items()):
+            if name not in names:
+                continue
+            ctx = BuildContext(facts, random.Random(f"crmarena-sf:{seed}:{name}"), first_day, last_day, sf)
+            n_none = round(per_task * module.NONE_SHARE)
+            drafts = _keep_none_share(
+                module.generate(ctx, per_task, n_none), per_task - n_none, module.NONE_SHARE
             )
-            if progress:
-                progress(name, 1)
-        report.made[name] = len(drafts)
+            solutions = solver.solutions(module.solve, [draft.params for draft in drafts])
+            for j, (draft, solution) in enumerate(zip(drafts, solutions)):
+                if solution.answer != draft.expected:
+                    raise TaskBuildError(
+                        f"{name}: the reference solver answered {solution.answer!r} but the candidate search "
+                        f"expected {draft.expected!r} for params {draft.params}"
+                    )
+                if not solution.unique:
+                    raise TaskBuildError(f"{name}: the answer for params {draft.params} is a tie")
+                records.append(
+                    TaskRecord(
+                        idx=block * per_task + j,
+                        task=name,
+                        query=draft.query,
+                        answer=solution.answer,
+                        reward_metric=module.METRIC,
+                        metadata={"required": draft.required, "optional": DOMAIN_DETAILS},
+                        persona=PERSONAS[module.PERSONA],
+                        params=draft.params,
+                        org_fingerprint=fingerprint,
+                    )
+                )
+                if progress:
+                    progress(name, 1)
+            report.made[name] = len(drafts)
     return report
 
 

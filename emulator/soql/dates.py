@@ -180,10 +180,21 @@ def local_midnight_utc(day: dt.date, tz_name: str) -> dt.datetime:
 
 
 def fiscal_year_start_month(org: Org) -> int:
-    """The org's first fiscal month (Organization.FiscalYearStartMonth; 1 when absent), read once per org."""
+    """The org's first fiscal month (Organization.FiscalYearStartMonth; 1 when absent), read once per org.
+
+    A fork that reads its Organization table through from an org file attached read-only (which
+    cannot change) finds the value the file's first reader kept there, instead of a query on each
+    fork's first SOQL. As for the recycle bin (:mod:`crmarena_sf.emulator.store.recycle_bin`), the
+    query runs on the asking org's cursor under its own lock, never on the owner's.
+    """
     cached = org.cache.get(_FISCAL_CACHE_KEY)
     if cached is not None:
         return cached
+    owner = dict(org.read_through_owners()).get("Organization")
+    shared = owner if owner is not None and owner.read_only else None
+    if shared is not None and shared.cache.get(_FISCAL_CACHE_KEY) is not None:
+        month = org.cache[_FISCAL_CACHE_KEY] = shared.cache[_FISCAL_CACHE_KEY]
+        return month
     month = 1
     organization = org.schema.get("Organization")
     if organization is not None and organization.field("FiscalYearStartMonth") is not None:
@@ -192,4 +203,6 @@ def fiscal_year_start_month(org: Org) -> int:
         if row and row[0] and 1 <= int(row[0]) <= 12:
             month = int(row[0])
     org.cache[_FISCAL_CACHE_KEY] = month
+    if shared is not None:
+        shared.cache[_FISCAL_CACHE_KEY] = month  # a race reads it twice, alike: the file cannot change
     return month

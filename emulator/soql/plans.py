@@ -31,7 +31,10 @@ if TYPE_CHECKING:
     from crmarena_sf.emulator.store.org import Org
 
 MAX_BOUND = 1024
-MAX_PLANS = 1024
+MAX_PLANS = 4096
+"""A Pro suite's build and reference run send about 2,900 distinct query texts, twice: the run finds
+the build's plans. A plan holds about 11 KB (at most about 45 MB for all), a bound query about
+16 KB; only compiling reads bound queries, so fewer of them are kept."""
 MAX_QUERY_LENGTH = 100_000
 """SOQL statements are limited to 100,000 characters (Salesforce Developer Limits, "SOQL and SOSL Limits
 for Search Queries"); a longer one is ``MALFORMED_QUERY: SOQL statements can not be longer than 100000

@@ -131,6 +131,7 @@ class Org:
         """Bumped whenever a table moves (copy-on-write): SQL built with :meth:`table_sql` is stale after a bump."""
         """Tables this org copied inside the open transaction: a rollback makes them read through again."""
         self.read_only = False
+        self._read_only_tables: tuple[str, ...] | None = None
         """True for an org file attached read-only (:meth:`open` with ``read_only``): fork it to write."""
         self._write_lock: WriteLock | None = None
         """For an org file opened writable: takes the file for writing around each transaction."""
@@ -563,7 +564,13 @@ class Org:
         self._materialized_in_tx.clear()
 
     def table_names(self) -> list[str]:
-        """Every table this org reads: its own and those a fork still shares with its parent, sorted."""
+        """Every table this org reads: its own and those a fork still shares with its parent, sorted.
+
+        An org file attached read-only cannot gain or lose a table (DuckDB refuses DDL on it), so
+        its list is asked once: every fork of a template asks it (about 1 ms each).
+        """
+        if self._read_only_tables is not None:
+            return list(self._read_only_tables)
         with self.lock:
             # duckdb_tables(), not information_schema.tables (a view that also gathers views): half
             # the cost, and every fork asks it of its parent
@@ -571,7 +578,10 @@ class Org:
                 "SELECT table_name FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main'",
                 [self.catalog],
             ).fetchall()
-        return sorted({r[0] for r in rows} | set(self._source))
+        names = sorted({r[0] for r in rows} | set(self._source))
+        if self.read_only:
+            self._read_only_tables = tuple(names)
+        return names
 
     def own_tables(self) -> list[str]:
         """The tables this org holds itself (a fork's copies; every table of an org that is no fork)."""

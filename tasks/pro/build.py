@@ -23,7 +23,7 @@ from collections.abc import Callable
 from crmarena_sf.tasks.build import BuildReport, TaskBuildError, _keep_none_share
 from crmarena_sf.tasks.families.pro import PRO_FAMILIES
 from crmarena_sf.tasks.families.pro.base import ProBuildContext
-from crmarena_sf.tasks.org_client import OrgClient
+from crmarena_sf.tasks.gold_solver import GoldSolver
 from crmarena_sf.tasks.org_facts import read_facts
 from crmarena_sf.tasks.org_fingerprint import org_fingerprint
 from crmarena_sf.tasks.periods import DOMAIN_DETAILS
@@ -71,45 +71,46 @@ def build_pro_tasks(
     first_day, last_day = facts.cases[0].created.date(), facts.cases[-1].created.date()
     records: list[TaskRecord] = []
     report = BuildReport(records, per_task or 100)
-    offset = 0
-    for name, fam in PRO_FAMILIES.items():
-        task = PRO_TASK[name]
-        wanted = instances(task, per_task)
-        if name not in names:
-            offset += wanted
-            continue
-        rnd = random.Random(f"crmarena-sf:{seed}:{suite}:{name}")
-        ctx = ProBuildContext(facts, rnd, first_day, last_day, sf, sales=sales, suite=suite)
-        n_none = round(wanted * fam.NONE_SHARE)
-        try:
-            drafts = fam.generate(ctx, wanted, n_none)[:wanted]
-        except LookupError as exc:  # an article or record the Pro orgs have is missing
-            raise TaskBuildError(f"{name}: {exc}, so {NOT_PRO}") from None
-        drafts = _keep_none_share(drafts, wanted - n_none, fam.NONE_SHARE)
-        personas = random.Random(f"crmarena-sf:{seed}:{suite}:{name}:personas")
-        for j, draft in enumerate(drafts):
-            solution = fam.solve(OrgClient(sf), draft.params)
-            _check(name, fam, draft, solution)
-            records.append(
-                TaskRecord(
-                    idx=offset + j,
-                    task=name,
-                    query=draft.query,
-                    answer=pro_answer(solution.answer),
-                    reward_metric=fam.METRIC,
-                    metadata={"required": draft.required, "optional": DOMAIN_DETAILS},
-                    persona=persona(task.pool, suite, personas),
-                    params=draft.params,
-                    org_fingerprint=fingerprint,
-                    suite=suite,
+    with GoldSolver(sf) as solver:
+        offset = 0
+        for name, fam in PRO_FAMILIES.items():
+            task = PRO_TASK[name]
+            wanted = instances(task, per_task)
+            if name not in names:
+                offset += wanted
+                continue
+            rnd = random.Random(f"crmarena-sf:{seed}:{suite}:{name}")
+            ctx = ProBuildContext(facts, rnd, first_day, last_day, sf, sales=sales, suite=suite)
+            n_none = round(wanted * fam.NONE_SHARE)
+            try:
+                drafts = fam.generate(ctx, wanted, n_none)[:wanted]
+            except LookupError as exc:  # an article or record the Pro orgs have is missing
+                raise TaskBuildError(f"{name}: {exc}, so {NOT_PRO}") from None
+            drafts = _keep_none_share(drafts, wanted - n_none, fam.NONE_SHARE)
+            personas = random.Random(f"crmarena-sf:{seed}:{suite}:{name}:personas")
+            solutions = solver.solutions(fam.solve, [draft.params for draft in drafts])
+            for j, (draft, solution) in enumerate(zip(drafts, solutions)):
+                _check(name, fam, draft, solution)
+                records.append(
+                    TaskRecord(
+                        idx=offset + j,
+                        task=name,
+                        query=draft.query,
+                        answer=pro_answer(solution.answer),
+                        reward_metric=fam.METRIC,
+                        metadata={"required": draft.required, "optional": DOMAIN_DETAILS},
+                        persona=persona(task.pool, suite, personas),
+                        params=draft.params,
+                        org_fingerprint=fingerprint,
+                        suite=suite,
+                    )
                 )
-            )
-            if progress:
-                progress(name, 1)
-        report.made[name] = len(drafts)
-        if wanted != report.wanted:
-            report.wanted_of[name] = wanted
-        offset += wanted
+                if progress:
+                    progress(name, 1)
+            report.made[name] = len(drafts)
+            if wanted != report.wanted:
+                report.wanted_of[name] = wanted
+            offset += wanted
     return report
 
 
