@@ -54,7 +54,7 @@ def add_suite_options(parser) -> None:
         "--suite",
         choices=tuple(SUITE_TITLES),
         help="serve this suite's tasks: next_task, the suite's tools (CRMArena's 27, or SOQL and SOSL for "
-        "the Pro suites) and submit_answer (reply_to_user, to the scripted user, for the -interactive "
+        "the Pro suites) and submit_answer (reply_to_user, to the simulated user, for the -interactive "
         "suites), each episode on its own fork of the org",
     )
     group.add_argument(
