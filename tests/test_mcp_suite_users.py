@@ -62,6 +62,8 @@ def test_an_llm_user_holds_the_question_over_mcp_and_its_stop_ends_the_episode_w
     assert (episode["idx"], episode["end_reason"], episode["reward"]) == (record.idx, "user_stop", 1.0)
     said = [s["content"] for s in episode["trajectory"] if s["action"] == "user"]
     assert said == [QUESTION, QUESTION, STOP]
+    # The user's tokens are counted apart, as run counts them (three answers of the scripted endpoint).
+    assert episode["user_usage"] == results["user_usage"] == {"prompt_tokens": 300, "completion_tokens": 30}
     settings = results["settings"]
     assert (settings["user"], settings["user_model"], settings["user_seed"]) == ("llm", "user-model", 7)
     assert settings["user_temperature"] == 0.5 and settings["user_base_url"] == user_llm.base_url
