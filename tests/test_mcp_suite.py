@@ -20,28 +20,17 @@ import anyio
 import anyio.from_thread
 import pytest
 from crmarena_sf.tasks.agents.function_calling import FunctionCallingAgent
-from crmarena_sf.tasks.agents.reference import pro_reply
-from crmarena_sf.tasks.families import family
 from crmarena_sf.tasks.org_client import OrgClient
-from crmarena_sf.tasks.pro.suite import is_pro
 from crmarena_sf.tasks.records import load_tasks
 from crmarena_sf.tasks.tools.tool_sets import run_tool, tool_names
 from mcp import Client
 from mcp.types import Implementation
 from mcp_sdk import SyncClient, http_client, http_server, stdio_client
+from reference_replies import gold_reply
 
 from crmarena_sf.cli.main import main
 
 SESSION_TOOLS = {"next_task", "submit_answer"}
-
-
-def gold_reply(record) -> str:
-    """What the reference agent replies to a task: its gold answer, worded as the reference agent words it."""
-    if not is_pro(record.suite):
-        return "None" if record.answer is None else str(record.answer)
-    gold = record.answer
-    answer = None if gold == [None] else gold[0] if len(gold) == 1 else tuple(gold)
-    return pro_reply(family(record.task, record.suite), answer)
 
 
 def take_the_benchmark(client: SyncClient, tasks, limit: int | None = None) -> list[int]:
@@ -407,7 +396,7 @@ def test_an_interactive_suite_talks_through_reply_to_user_and_scores_the_last_me
     results = json.loads((out / "results.json").read_text())
     rewards = {e["end_reason"]: e["reward"] for e in results["episodes"]}
     assert rewards == {"user_stop": 1.0, "action_limit": 0.0}
-    assert results["settings"]["suite"] == "crmarena-interactive" and results["settings"]["user"] == {
-        "user": "scripted"
-    }
+    assert (
+        results["settings"]["suite"] == "crmarena-interactive" and results["settings"]["user"] == "scripted"
+    )
     assert "overall" in report_of(out, capsys)

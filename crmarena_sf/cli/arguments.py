@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from crmarena_sf.connection.orgs import ORG_HELP
 
@@ -165,3 +166,159 @@ def suite_org(suite: str | None) -> str:
     from crmarena_sf.tasks.users import INTERACTIVE_SUITES
 
     return SUITE_ORGS.get(INTERACTIVE_SUITES.get(suite, suite) or "", "crmarena")
+
+
+def add_scoring_options(parser: argparse.ArgumentParser) -> None:
+    """``--judge-model``, ``--scoring`` and ``--extractor-model``: how answers are scored (``run``, ``mcp --suite``).
+
+    The judge and the extraction step call the model endpoint of ``--base-url`` (else OpenAI's)."""
+    parser.add_argument(
+        "--judge-model",
+        metavar="M",
+        help="the model judging privacy refusals (tasks scored by privacy_rejection), at --base-url",
+    )
+    parser.add_argument(
+        "--scoring",
+        choices=("project", "official"),
+        default="project",
+        help="Pro suites: the project's exact-match rules (default) or CRMArena-Pro's evaluator's exactly",
+    )
+    parser.add_argument(
+        "--extractor-model",
+        metavar="M",
+        help="Pro suites: the model extracting answers from replies (at --base-url; default: rule-based)",
+    )
+
+
+def scoring_models(args) -> list[tuple[str, str]]:
+    """The scoring options that name a model, as ``(option, model)``."""
+    named = (("--judge-model", args.judge_model), ("--extractor-model", args.extractor_model))
+    return [(option, model) for option, model in named if model]
+
+
+def check_model_endpoint(named: list[tuple[str, str]], base_url: str | None) -> None:
+    """One request to the model endpoint (``base_url``, else OpenAI's) before any work: it answers, and
+    takes the key. ``named``: the ``(option, model)`` pairs calling it (none: nothing to check)."""
+    from crmarena_sf.cli.errors import EXIT_FAILED, CliError
+    from crmarena_sf.tasks.agents.base import ModelEndpointError
+    from crmarena_sf.tasks.agents.llm import ChatModel
+
+    if not named:
+        return
+    option, model = named[0]
+    if not base_url and not os.environ.get("OPENAI_API_KEY"):
+        raise CliError(
+            f"{option} needs an API key: set OPENAI_API_KEY, or give --base-url for an endpoint that needs "
+            "none (vLLM, Ollama ...)"
+        )
+    try:
+        ChatModel(model, base_url).check()
+    except ModelEndpointError as exc:
+        raise CliError(str(exc), EXIT_FAILED) from None
+
+
+def scoring_of(args):
+    """The judge (``--judge-model``), and for the Pro suites the scoring rules and extraction step with it:
+    what the episodes score answers with (None: the suite's metric as it is)."""
+    from crmarena_sf.tasks.agents.llm import ChatModel
+    from crmarena_sf.tasks.metrics import Scoring
+
+    judge = None
+    if args.judge_model:
+        from crmarena_sf.tasks.agents.judge import RefusalJudge
+
+        judge = RefusalJudge(ChatModel(args.judge_model, args.base_url))
+    if args.scoring == "project" and not args.extractor_model:
+        return judge
+    extractor = None
+    if args.extractor_model:
+        from crmarena_sf.tasks.llm_extractor import ModelExtractor
+
+        extractor = ModelExtractor(ChatModel(args.extractor_model, args.base_url))
+    return Scoring(judge, args.scoring, extractor)
+
+
+def scoring_settings(args) -> dict:
+    """What results.json's settings say about the scoring (as ``run`` records it)."""
+    return {
+        "scoring": None if args.scoring == "project" else args.scoring,
+        "extractor_model": args.extractor_model,
+    }
+
+
+def add_user_options(parser: argparse.ArgumentParser) -> None:
+    """``--user-model``, ``--user-base-url``, ``--user-temperature``, ``--user-seed``: the interactive suites' user."""
+    parser.add_argument(
+        "--user-model",
+        metavar="M",
+        help="interactive suites: an LLM user, the model at --user-base-url (key: OPENAI_USER_API_KEY); "
+        "default: the scripted user, no model",
+    )
+    parser.add_argument(
+        "--user-base-url", metavar="URL", help="interactive suites: the LLM user's OpenAI-compatible endpoint"
+    )
+    parser.add_argument(
+        "--user-temperature",
+        type=float,
+        default=None,
+        metavar="T",
+        help="interactive suites: the LLM user's temperature (default 0)",
+    )
+    parser.add_argument(
+        "--user-seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="interactive suites: the LLM user's seed in trial 1 (trial k uses S+k-1; default 0)",
+    )
+
+
+def user_spec(args):
+    """The user of an interactive suite (scripted, or an LLM with ``--user-model``); None for a single-turn
+    suite, where the user options are refused."""
+    from crmarena_sf.cli.errors import CliError
+    from crmarena_sf.tasks.users import INTERACTIVE_SUITES, USER_KEY_VARIABLE, UserSpec
+
+    if args.suite not in INTERACTIVE_SUITES:
+        for given, option in ((args.user_model, "--user-model"), (args.user_base_url, "--user-base-url")):
+            if given:
+                raise CliError(
+                    f"{option} is for the interactive suites (--suite {', '.join(INTERACTIVE_SUITES)}), "
+                    "where a simulated user holds the question"
+                )
+        return None
+    if not args.user_model:
+        for given, option in (
+            (args.user_base_url, "--user-base-url"),
+            (args.user_temperature, "--user-temperature"),
+            (args.user_seed, "--user-seed"),
+        ):
+            if given is not None:
+                raise CliError(f"{option} needs --user-model (the scripted user has no model)")
+        return UserSpec("scripted")
+    temperature = 0.0 if args.user_temperature is None else args.user_temperature
+    if not 0 <= temperature <= 2:
+        raise CliError(
+            f"--user-temperature must be from 0 to 2 (the OpenAI API's range), not {temperature:g}"
+        )
+    if not args.user_base_url and not os.environ.get(USER_KEY_VARIABLE):
+        raise CliError(
+            f"--user-model needs an API key: set {USER_KEY_VARIABLE}, or give --user-base-url for an endpoint "
+            "that needs none (vLLM, Ollama ...)"
+        )
+    return UserSpec("llm", args.user_model, args.user_base_url, temperature, args.user_seed or 0)
+
+
+def check_user_endpoint(user) -> None:
+    """One request to the LLM user's endpoint before the first episode (nothing for the scripted user)."""
+    from crmarena_sf.cli.errors import EXIT_FAILED, CliError
+    from crmarena_sf.tasks.agents.base import ModelEndpointError
+    from crmarena_sf.tasks.agents.llm import ChatModel
+    from crmarena_sf.tasks.users import USER_KEY_VARIABLE
+
+    if user is None or user.kind != "llm":
+        return
+    try:
+        ChatModel(user.model, user.base_url, api_key_variable=USER_KEY_VARIABLE).check()
+    except ModelEndpointError as exc:
+        raise CliError(f"--user-model: {exc}", EXIT_FAILED) from None

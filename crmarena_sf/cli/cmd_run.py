@@ -19,11 +19,19 @@ import sys
 
 from crmarena_sf.cli.arguments import (
     add_org_options,
+    add_scoring_options,
     add_task_set_options,
+    add_user_options,
+    check_model_endpoint,
+    check_user_endpoint,
     connect_for_cli,
     positive_int,
+    scoring_models,
+    scoring_of,
+    scoring_settings,
     suite_org,
     task_set_choice,
+    user_spec,
 )
 from crmarena_sf.cli.errors import EXIT_FAILED, CliError
 from crmarena_sf.cli.paths import output_file
@@ -45,11 +53,6 @@ def register(subparsers) -> None:
         help="LLM agents: an OpenAI-compatible endpoint (default: OpenAI; the key comes from OPENAI_API_KEY)",
     )
     run.add_argument(
-        "--judge-model",
-        metavar="M",
-        help="the model judging privacy refusals (tasks scored by privacy_rejection), at --base-url",
-    )
-    run.add_argument(
         "--max-turns", type=positive_int, default=20, metavar="N", help="LLM agents: turns (default 20)"
     )
     run.add_argument(
@@ -57,17 +60,7 @@ def register(subparsers) -> None:
         action="store_true",
         help="LLM agents on the Pro suites: tell the agent on external-facing tasks what it must not disclose",
     )
-    run.add_argument(
-        "--scoring",
-        choices=("project", "official"),
-        default="project",
-        help="Pro suites: the project's exact-match rules (default) or CRMArena-Pro's evaluator's exactly",
-    )
-    run.add_argument(
-        "--extractor-model",
-        metavar="M",
-        help="Pro suites: the model extracting answers from replies (at --base-url; default: rule-based)",
-    )
+    add_scoring_options(run)
     run.add_argument(
         "--tasks",
         metavar="FILE",
@@ -75,29 +68,7 @@ def register(subparsers) -> None:
     )
     add_org_options(run)
     add_task_set_options(run, "without --tasks: ", interactive=True)
-    run.add_argument(
-        "--user-model",
-        metavar="M",
-        help="interactive suites: an LLM user, the model at --user-base-url (key: OPENAI_USER_API_KEY); "
-        "default: the scripted user, no model",
-    )
-    run.add_argument(
-        "--user-base-url", metavar="URL", help="interactive suites: the LLM user's OpenAI-compatible endpoint"
-    )
-    run.add_argument(
-        "--user-temperature",
-        type=float,
-        default=None,
-        metavar="T",
-        help="interactive suites: the LLM user's temperature (default 0)",
-    )
-    run.add_argument(
-        "--user-seed",
-        type=int,
-        default=None,
-        metavar="S",
-        help="interactive suites: the LLM user's seed in trial 1 (trial k uses S+k-1; default 0)",
-    )
+    add_user_options(run)
     run.add_argument(
         "--trials",
         type=positive_int,
@@ -155,7 +126,7 @@ def run_benchmark_command(args) -> int:
     # Everything a user can get wrong is checked before any work: options, paths, files, the endpoint.
     _refuse_contradictions(args)
     spec = _agent_spec(args, AgentSpec)
-    user = _user_spec(args)
+    user = user_spec(args)
     out = output_file(args.out, "--out")
     log = log_path(out)
     if log.exists() and not log.is_file():
@@ -168,8 +139,7 @@ def run_benchmark_command(args) -> int:
         if args.agent == "reference":
             _refuse_tasks_without_params(tasks)
     _check_endpoint(args)
-    if user is not None and user.kind == "llm":
-        _check_user_endpoint(user)
+    check_user_endpoint(user)
     if args.org is None and args.backend == "emulator":  # the suite's org: --suite's, or the task file's
         args.org = suite_org(args.suite or next((t.suite for t in tasks or () if t.suite), None))
     workers, parallel = args.workers or _default_workers(args), args.parallel or "threads"
@@ -237,7 +207,7 @@ def run_benchmark_command(args) -> int:
                 ray_address=args.ray or None,
                 log=episode_log,
                 fresh=args.fresh,
-                judge=_judge(args),
+                judge=scoring_of(args),
                 user=user,
                 trials=args.trials,
             )
@@ -257,8 +227,7 @@ def run_benchmark_command(args) -> int:
             "seed": None if args.tasks else seed,
             "limit": args.limit,
             "workers": workers,
-            "scoring": None if args.scoring == "project" else args.scoring,
-            "extractor_model": args.extractor_model,
+            **scoring_settings(args),
         }
     )
     results.write(out)
@@ -329,30 +298,9 @@ def _check_endpoint(args) -> None:
     all call the one endpoint (``--base-url``, else OpenAI's), so one check covers them all.
     """
     from crmarena_sf.tasks.agents import LLM_AGENTS
-    from crmarena_sf.tasks.agents.base import ModelEndpointError
-    from crmarena_sf.tasks.agents.llm import ChatModel
 
-    named = [
-        (option, model)
-        for option, model in (
-            ("--model", args.model if args.agent in LLM_AGENTS else None),
-            ("--judge-model", args.judge_model),
-            ("--extractor-model", args.extractor_model),
-        )
-        if model
-    ]
-    if not named:
-        return
-    option, model = named[0]
-    if not args.base_url and not os.environ.get("OPENAI_API_KEY"):
-        raise CliError(
-            f"{option} needs an API key: set OPENAI_API_KEY, or give --base-url for an endpoint that needs "
-            "none (vLLM, Ollama ...)"
-        )
-    try:
-        ChatModel(model, args.base_url).check()
-    except ModelEndpointError as exc:
-        raise CliError(str(exc), EXIT_FAILED) from None
+    agent = [("--model", args.model)] if args.agent in LLM_AGENTS and args.model else []
+    check_model_endpoint(agent + scoring_models(args), args.base_url)
 
 
 def _agent_spec(args, AgentSpec):
@@ -382,52 +330,6 @@ def _agent_spec(args, AgentSpec):
     return AgentSpec(args.agent)
 
 
-def _user_spec(args):
-    """The user of an interactive suite (scripted, or an LLM with --user-model); None for a single-turn run."""
-    from crmarena_sf.tasks.users import INTERACTIVE_SUITES, USER_KEY_VARIABLE, UserSpec
-
-    if args.suite not in INTERACTIVE_SUITES:
-        for given, option in ((args.user_model, "--user-model"), (args.user_base_url, "--user-base-url")):
-            if given:
-                raise CliError(
-                    f"{option} is for the interactive suites (--suite {', '.join(INTERACTIVE_SUITES)}), "
-                    "where a simulated user holds the question"
-                )
-        return None
-    if not args.user_model:
-        for given, option in (
-            (args.user_base_url, "--user-base-url"),
-            (args.user_temperature, "--user-temperature"),
-            (args.user_seed, "--user-seed"),
-        ):
-            if given is not None:
-                raise CliError(f"{option} needs --user-model (the scripted user has no model)")
-        return UserSpec("scripted")
-    temperature = 0.0 if args.user_temperature is None else args.user_temperature
-    if not 0 <= temperature <= 2:
-        raise CliError(
-            f"--user-temperature must be from 0 to 2 (the OpenAI API's range), not {temperature:g}"
-        )
-    if not args.user_base_url and not os.environ.get(USER_KEY_VARIABLE):
-        raise CliError(
-            f"--user-model needs an API key: set {USER_KEY_VARIABLE}, or give --user-base-url for an endpoint "
-            "that needs none (vLLM, Ollama ...)"
-        )
-    return UserSpec("llm", args.user_model, args.user_base_url, temperature, args.user_seed or 0)
-
-
-def _check_user_endpoint(user) -> None:
-    """One request to the LLM user's endpoint before the first episode, as for the agent's."""
-    from crmarena_sf.tasks.agents.base import ModelEndpointError
-    from crmarena_sf.tasks.agents.llm import ChatModel
-    from crmarena_sf.tasks.users import USER_KEY_VARIABLE
-
-    try:
-        ChatModel(user.model, user.base_url, api_key_variable=USER_KEY_VARIABLE).check()
-    except ModelEndpointError as exc:
-        raise CliError(f"--user-model: {exc}", EXIT_FAILED) from None
-
-
 def _resolve(name: str, progress: bool = True):
     from crmarena_sf.connection.orgs import OrgNotFound, resolve_org
 
@@ -435,23 +337,3 @@ def _resolve(name: str, progress: bool = True):
         return resolve_org(name, progress=progress)
     except OrgNotFound as exc:
         raise CliError(str(exc)) from None
-
-
-def _judge(args):
-    """The run's judge, and for the Pro suites its scoring rules and extraction step with it."""
-    from crmarena_sf.tasks.agents.llm import ChatModel
-    from crmarena_sf.tasks.metrics import Scoring
-
-    judge = None
-    if args.judge_model:
-        from crmarena_sf.tasks.agents.judge import RefusalJudge
-
-        judge = RefusalJudge(ChatModel(args.judge_model, args.base_url))
-    if args.scoring == "project" and not args.extractor_model:
-        return judge
-    extractor = None
-    if args.extractor_model:
-        from crmarena_sf.tasks.llm_extractor import ModelExtractor
-
-        extractor = ModelExtractor(ChatModel(args.extractor_model, args.base_url))
-    return Scoring(judge, args.scoring, extractor)

@@ -1,7 +1,11 @@
 """``crmarena-sf mcp --suite SUITE [--tasks FILE] --out DIR``: the benchmark mode of ``mcp``, its options and set-up.
 
-An ``-interactive`` suite serves its single-turn suite's instances with the scripted user holding
-each question (:mod:`crmarena_sf.tasks.users`), as ``run`` does without ``--user-model``.
+An ``-interactive`` suite serves its single-turn suite's instances with a simulated user holding
+each question (:mod:`crmarena_sf.tasks.users`): the scripted one, or an LLM with ``--user-model``,
+the user options being ``run``'s (one definition, :mod:`crmarena_sf.cli.arguments`), refused and
+checked as ``run`` refuses and checks them. ``--judge-model``, ``--scoring`` and
+``--extractor-model`` score answers as ``run``'s do, at ``--base-url`` (which the benchmark mode
+takes for them alone: the agent is the MCP client's, its model none of ours).
 The task set is the one ``crmarena-sf run`` would run: a task file (``--tasks``, refused when it
 was built on another org than ``--org``), or the suite's set built on the org (``--per-task``,
 ``--seed``). The org is the suite's own unless ``--org`` names one. ``--out`` is a directory:
@@ -14,7 +18,20 @@ from __future__ import annotations
 
 import sys
 
-from crmarena_sf.cli.arguments import non_negative_int, positive_int, suite_org, task_set_choice
+from crmarena_sf.cli.arguments import (
+    add_scoring_options,
+    add_user_options,
+    check_model_endpoint,
+    check_user_endpoint,
+    non_negative_int,
+    positive_int,
+    scoring_models,
+    scoring_of,
+    scoring_settings,
+    suite_org,
+    task_set_choice,
+    user_spec,
+)
 from crmarena_sf.cli.errors import CliError
 
 SUITE_TITLES = {
@@ -37,7 +54,7 @@ def add_suite_options(parser) -> None:
         "--suite",
         choices=tuple(SUITE_TITLES),
         help="serve this suite's tasks: next_task, the suite's tools (CRMArena's 27, or SOQL and SOSL for "
-        "the Pro suites) and submit_answer (reply_to_user, to the scripted user, for the -interactive "
+        "the Pro suites) and submit_answer (reply_to_user, to the simulated user, for the -interactive "
         "suites), each episode on its own fork of the org",
     )
     group.add_argument(
@@ -69,6 +86,14 @@ def add_suite_options(parser) -> None:
     group.add_argument(
         "--model-name", metavar="M", help="the model the agent runs, for the results (MCP carries none)"
     )
+    add_user_options(group)
+    add_scoring_options(group)
+    group.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="the OpenAI-compatible endpoint of --judge-model and --extractor-model (default: OpenAI; the key "
+        "comes from OPENAI_API_KEY)",
+    )
     group.add_argument("--fresh", action="store_true", help="ignore the episode log in --out and start over")
     group.add_argument(
         "--allow-org-mismatch",
@@ -79,7 +104,8 @@ def add_suite_options(parser) -> None:
 
 def refuse_mode_mix(args) -> None:
     """Options of one mode given in the other are refused, not ignored."""
-    suite_only = ("tasks", "per_task", "seed", "out", "agent_name", "model_name")
+    suite_only = ("tasks", "per_task", "seed", "out", "agent_name", "model_name", "base_url", "judge_model")
+    suite_only += ("extractor_model", "user_model", "user_base_url", "user_temperature", "user_seed")
     if args.suite is None:
         for name in suite_only:
             if getattr(args, name) is not None:
@@ -87,6 +113,8 @@ def refuse_mode_mix(args) -> None:
         for flag in ("fresh", "allow_org_mismatch"):
             if getattr(args, flag):
                 raise CliError(f"--{flag.replace('_', '-')} is for the benchmark mode: give --suite")
+        if args.scoring != "project":
+            raise CliError("--scoring is for the benchmark mode: give --suite")
         return
     if args.read_only:
         raise CliError(
@@ -98,6 +126,8 @@ def refuse_mode_mix(args) -> None:
         raise CliError("--suite needs --out DIR: where results.json and its episode log go")
     if args.tasks and (args.per_task is not None or args.seed is not None):
         raise CliError("--per-task and --seed say which tasks to build, and --tasks gives them: give one")
+    if args.base_url and not scoring_models(args):
+        raise CliError("--base-url is the endpoint of --judge-model and --extractor-model: give one of them")
 
 
 def open_suite_session(args):
@@ -109,17 +139,17 @@ def open_suite_session(args):
     from crmarena_sf.mcp_server.suite_session import SuiteSession
     from crmarena_sf.tasks.episode_log import EpisodeLogMismatch
     from crmarena_sf.tasks.pro.suite import is_pro
-    from crmarena_sf.tasks.users import INTERACTIVE_SUITES, UserSpec
+    from crmarena_sf.tasks.users import INTERACTIVE_SUITES
 
     out = output_dir(args.out, "--out")
     base = INTERACTIVE_SUITES.get(args.suite, args.suite)  # an interactive suite runs its suite's instances
-    user = UserSpec("scripted") if args.suite in INTERACTIVE_SUITES else None
+    user = user_spec(args)
     tasks = None
     if args.tasks:
         tasks = read_task_file(args.tasks, base)
         if not tasks:
             raise CliError(f"--tasks {args.tasks}: holds no task")
-        if user is not None and any(t.params is None for t in tasks):
+        if user is not None and user.kind == "scripted" and any(t.params is None for t in tasks):
             raise CliError(
                 f"--suite {args.suite}: the scripted user speaks from each task's params, and --tasks "
                 f"{args.tasks} has tasks without them (official files carry none)"
@@ -129,6 +159,9 @@ def open_suite_session(args):
                 f"--tasks {args.tasks} holds tasks of another suite than --suite {args.suite} "
                 "(CRMArena's and CRMArena-Pro's have different tools)"
             )
+    # The model endpoints answer before anything is served (as run checks them before its first episode).
+    check_model_endpoint(scoring_models(args), args.base_url)
+    check_user_endpoint(user)
     if args.org is None:
         args.org = suite_org(args.suite)
     args.backend = "emulator"
@@ -153,6 +186,8 @@ def open_suite_session(args):
         "per_task": task_set.wanted,
         "seed": None if args.tasks else seed,
         "transport": "mcp http" if args.http else "mcp stdio",
+        "judge_model": args.judge_model,
+        **scoring_settings(args),
     }
     try:
         session = SuiteSession(
@@ -164,6 +199,7 @@ def open_suite_session(args):
             model_name=args.model_name,
             fresh=args.fresh,
             user=user,
+            judge=scoring_of(args),
         )
     except EpisodeLogMismatch as exc:
         raise CliError(str(exc)) from None

@@ -31,7 +31,8 @@ Decisions where issue 30 is silent:
   names none; the Python SDK's client says ``mcp`` unless told otherwise); each episode's trajectory opens with the client that ran it, and
   ``results.json``'s settings name the clients of its episodes;
 - the run the episode log belongs to (what a resume must match) is the task set, the org, the
-  suite's tool set, the user (interactive suites) and ``--model-name``; the client's name is not part of it, being known only
+  suite's tool set, the user (interactive suites), the scoring (judge, rules, extractor) and
+  ``--model-name``; the client's name is not part of it, being known only
   once a client calls.
 
 No MCP import here: the module is the benchmark's side of the server (:mod:`.suite_tools` is the
@@ -136,14 +137,16 @@ class SuiteSession:
         model_name: str | None = None,
         fresh: bool = False,
         user: Any = None,
+        judge: Any = None,
     ) -> None:
         self.tasks = tasks
         self.out = Path(out)
         self.results_path = self.out / RESULTS_FILE
         self.agent_name, self.model_name, self.user = agent_name, model_name, user
         self.settings = settings
-        self.runner = EpisodeRunner(_ExternalAgent(model_name), org_template, user=user)
-        key = run_key(tasks, settings.get("org"), model_name, user)
+        self.runner = EpisodeRunner(_ExternalAgent(model_name), org_template, judge=judge, user=user)
+        scoring = {k: settings[k] for k in ("judge_model", "scoring", "extractor_model") if settings.get(k)}
+        key = run_key(tasks, settings.get("org"), model_name, user) | scoring
         self.log = EpisodeLog(log_path(self.results_path), key)
         wanted = {t.idx for t in tasks}
         opened = self.log.open(fresh).values()
@@ -227,7 +230,7 @@ class SuiteSession:
             "agent": ", ".join(map(str, clients)) or "mcp",
             "model": self.model_name,
             "tasks": len(self.tasks),
-            **({"user": self.user.settings()} if self.user is not None else {}),
+            **(self.user.settings() if self.user is not None else {}),  # as run's: user, user_model ...
         }
         Results(settings, list(self.done.values())).write(self.results_path)
 
