@@ -269,7 +269,7 @@ def add_user_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="S",
-        help="interactive suites: the LLM user's seed in trial 1 (trial k uses S+k-1; default 0)",
+        help="interactive suites: the LLM user's seed (default 0); with run --trials K, trial k uses S+k-1",
     )
 
 
