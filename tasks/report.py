@@ -41,10 +41,16 @@ _UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 _CLASS_UNSAFE = re.compile("[^a-z0-9_-]")
 
 
-def write_html(results: Results, data: dict[str, Any], path: str | Path, others: list[Results] = ()) -> Path:
+def write_html(
+    results: Results,
+    data: dict[str, Any],
+    path: str | Path,
+    others: list[Results] = (),
+    others_data: list[dict[str, Any]] = (),
+) -> Path:
     """Write the report of ``results`` (``data``: the results.json object) to ``path`` atomically."""
     path = Path(path)
-    page = render_html(results, data, others)
+    page = render_html(results, data, others, others_data)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -55,12 +61,24 @@ def write_html(results: Results, data: dict[str, Any], path: str | Path, others:
     return path
 
 
-def render_html(results: Results, data: dict[str, Any], others: list[Results] = ()) -> str:
-    """The report page of ``results``; ``data`` is the results.json object (usage, turns ...)."""
+def render_html(
+    results: Results,
+    data: dict[str, Any],
+    others: list[Results] = (),
+    others_data: list[dict[str, Any]] = (),
+) -> str:
+    """The report page of ``results``; ``data`` is the results.json object (usage, turns ...).
+
+    ``others`` are the runs shown beside it (the other Pro org, or the same suite in the other
+    mode) and ``others_data`` their results.json objects: each run's episodes get a section of
+    their own, so a multi-turn run's trajectories, the user's turns in them, are on the page
+    whichever file came first.
+    """
     settings = results.settings
     who = _run_name(settings)
-    raw_episodes = data.get("episodes") or [{} for _ in results.episodes]
-    pairs = list(zip(results.episodes, raw_episodes))
+    pairs = _pairs(results, data)
+    runs = [(results, pairs), *((o, _pairs(o, d)) for o, d in zip(others, others_data, strict=True))]
+    titled = len(runs) > 1
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -78,7 +96,10 @@ def render_html(results: Results, data: dict[str, Any], others: list[Results] = 
         _leaderboard(results, who),
         _settings(settings),
         _usage(results, data, pairs),
-        _episodes(results, pairs),
+        *(
+            _episodes(run, run_pairs, n if titled else None)
+            for n, (run, run_pairs) in enumerate(runs, start=1)
+        ),
         "</body>",
         "</html>",
     ]
@@ -309,27 +330,42 @@ def _usage(results: Results, data: dict[str, Any], pairs: list[tuple[EpisodeResu
     )
 
 
-def _episodes(results: Results, pairs: list[tuple[EpisodeResult, Any]]) -> str:
+def _pairs(results: Results, data: dict[str, Any]) -> list[tuple[EpisodeResult, Any]]:
+    """Each episode with its raw results.json object (its trajectory, usage ...)."""
+    raw_episodes = data.get("episodes") or [{} for _ in results.episodes]
+    return list(zip(results.episodes, raw_episodes))
+
+
+def _episodes(results: Results, pairs: list[tuple[EpisodeResult, Any]], run: int | None = None) -> str:
+    """The episodes of one run; ``run`` numbers it on a page of several runs (ids stay unique)."""
+    suffix = "" if run is None else f"-{run}"
+    title = "Episodes"
+    if run is not None:
+        suite = results.settings.get("suite")
+        title += f": {_run_name(results.settings)}" + (f", {_as_text(suite)}" if suite else "")
     order = {task: n for n, task in enumerate(ALL_FAMILIES)}
     pairs = sorted(pairs, key=lambda p: (order[p[0].task], p[0].idx, p[0].trial))
     scores, counts = results.scores, results.counts
     sections = []
     present = {e.task for e, _ in pairs}
     for task in (t for t in ALL_FAMILIES if t in present):
-        items = "".join(_episode(e, raw) for e, raw in pairs if e.task == task)
+        items = "".join(
+            _episode(e, raw, "" if run is None else f"r{run}-") for e, raw in pairs if e.task == task
+        )
         score = f"score {scores[task]:.1f}" if task in scores else "not scored"
         sections.append(
-            f'<section class="task" id="task-{_e(task)}"><h3>{_e(task)} '
+            f'<section class="task" id="task-{_e(task)}{suffix}"><h3>{_e(task)} '
             f'<span class="muted">{counts.get(task, 0):,} episodes, {score}</span></h3>{items}</section>'
         )
     return (
-        '<section id="episodes"><h2>Episodes</h2><p class="note">Each line: idx, task, reward, answer, gold '
+        f'<section id="episodes{suffix}"><h2>{_e(title)}</h2><p class="note">Each line: idx, task, reward, answer, gold '
         "answer, error. Click one for its question and trajectory (long fields are clipped here; "
         "results.json has them whole).</p>" + "".join(sections) + "</section>"
     )
 
 
-def _episode(episode: EpisodeResult, raw: Any) -> str:
+def _episode(episode: EpisodeResult, raw: Any, anchor: str = "") -> str:
+    """One episode's line and trajectory; ``anchor`` prefixes its id on a page of several runs."""
     raw = raw if isinstance(raw, dict) else {}
     outcome = (
         "error"
@@ -377,7 +413,7 @@ def _episode(episode: EpisodeResult, raw: Any) -> str:
         f'<ol class="steps">{steps}</ol>' if steps else '<p class="muted">No trajectory recorded.</p>'
     )
     return (
-        f'<details class="episode {outcome}" id="ep-{episode.idx}{"-" + str(episode.trial) if episode.trial else ""}">{summary}'
+        f'<details class="episode {outcome}" id="{anchor}ep-{episode.idx}{"-" + str(episode.trial) if episode.trial else ""}">{summary}'
         f'<div class="body"><dl>{facts_html}</dl>{trajectory}</div></details>'
     )
 

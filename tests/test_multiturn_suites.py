@@ -178,7 +178,18 @@ def test_the_report_shows_single_and_multi_turn_side_by_side_and_the_users_turns
     assert "ended by: user stop 18" in printed and "pass^2" in printed
     html = page.read_text()
     assert '<section id="turns">' in html and 'class="action act-user">user</span>' in html
-    assert "ended by" in html and 'id="ep-0-1"' in html  # every trial kept, each its own episode
+    assert "ended by" in html and 'id="r1-ep-0-1"' in html  # every trial kept, each its own episode
+    # Either order: every run keeps its own episodes on the page, ids unique across runs.
+    assert (
+        main(["report", str(tmp_path / "single.json"), str(tmp_path / "multi.json"), "--html", str(page)])
+        == 0
+    )
+    html = page.read_text()
+    assert "<h2>Episodes: reference, crmarena</h2>" in html
+    assert "<h2>Episodes: reference, crmarena-interactive</h2>" in html
+    assert 'class="action act-user">user</span>' in html and 'id="r2-ep-0-1"' in html
+    ids = re.findall(r' id="([^"]+)"', html)
+    assert len(ids) == len(set(ids))
     single_only = ["report", str(tmp_path / "single.json"), str(tmp_path / "single.json")]
     assert main(single_only) == 2
     assert "single-turn and multi-turn" in capsys.readouterr().err

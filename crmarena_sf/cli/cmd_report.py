@@ -52,7 +52,8 @@ def report_command(args) -> int:
 
     try:
         results, data = read_results(source)
-        others = [read_results(results_file(o))[0] for o in args.others]
+        read = [read_results(results_file(o)) for o in args.others]
+        others, others_data = [r for r, _ in read], [d for _, d in read]
     except ResultsFileError as exc:
         raise CliError(str(exc)) from None
     from crmarena_sf.tasks.turns_table import run_facts, side_by_side, turn_pair
@@ -66,7 +67,7 @@ def report_command(args) -> int:
         )
     if args.html:
         try:
-            write_html(results, data, args.html, others)
+            write_html(results, data, args.html, others, others_data)
         except OSError as exc:
             raise CliError(f"cannot write {args.html}: {exc.strerror or exc}") from None
     if pair:
