@@ -22,3 +22,10 @@ def test_bench_refuses_an_unknown_area_naming_every_area_the_table_shows(capsys)
         "crmarena-sf: unknown benchmark area(s): warp-drive; choose from "
         "env, generate, mcp, mcp_suite, pro, rest, scale, server, soql, sosl, store, tasks\n"
     )
+
+
+def test_bench_help_names_the_same_areas_as_its_refusal(capsys):
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "env, generate, mcp, mcp_suite, pro, rest, scale, server, soql, sosl, store, tasks" in text

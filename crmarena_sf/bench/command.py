@@ -30,7 +30,7 @@ def register(subparsers) -> None:
         "--only",
         default="",
         metavar="AREAS",
-        help="comma-separated areas to run: env, generate, mcp, pro, rest, scale, server, soql, sosl, store, tasks",
+        help=f"comma-separated areas to run: {', '.join(_areas(_modules()))}",
     )
     parser.add_argument(
         "--quick", action="store_true", help="fewer repetitions (a smoke run, noisier numbers)"
@@ -40,11 +40,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from crmarena_sf import bench
-
     asked = {a.strip() for a in args.only.split(",") if a.strip()}
-    modules = sorted(m.name for m in pkgutil.iter_modules(bench.__path__) if m.name.startswith("bench_"))
-    areas = sorted({m.removeprefix("bench_") for m in modules} | set(MEASURED_WITH))
+    modules = _modules()
+    areas = _areas(modules)
     unknown = asked - set(areas)
     if unknown:
         raise CliError(
@@ -63,6 +61,18 @@ def run(args) -> int:
     else:
         print(render_table(measurements))
     return EXIT_OK
+
+
+def _modules() -> list[str]:
+    """The benchmark suite's modules (``bench_*``), found without importing them."""
+    from crmarena_sf import bench
+
+    return sorted(m.name for m in pkgutil.iter_modules(bench.__path__) if m.name.startswith("bench_"))
+
+
+def _areas(modules: list[str]) -> list[str]:
+    """The areas ``--only`` takes: one per module, and the areas another module measures."""
+    return sorted({m.removeprefix("bench_") for m in modules} | set(MEASURED_WITH))
 
 
 def render_table(measurements) -> str:
