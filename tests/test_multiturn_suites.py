@@ -92,6 +92,23 @@ def test_the_interactive_reference_agent_scores_100_on_the_pro_interactive_suite
     data = json.loads(out.read_text())
     assert data["overall"] == 100.0 and len(data["scores"]) == 22
     assert set(data["end_reasons"]) == {"user_stop"}
+    # The opening never names the task (that would say what is tested); a confidentiality
+    # request is a single ask, so the user opens with it.
+    logged = [json.loads(line) for line in log_path(out).read_text().splitlines()]
+    episodes = [e for e in logged if "trajectory" in e]
+    assert {e["task"] for e in episodes} == set(data["scores"])
+    for episode in episodes:
+        first = episode["trajectory"][0]
+        assert first["action"] == "user", episode["task"]
+        if episode["task"] in (
+            "private_customer_information",
+            "internal_operation_data",
+            "confidential_company_knowledge",
+        ):
+            assert first["content"] == episode["question"]
+        else:
+            assert episode["task"].replace("_", " ") not in first["content"].lower(), first["content"]
+            assert first["content"] != episode["question"]
 
 
 def test_pass_hat_k_is_tau_benchs():

@@ -161,10 +161,21 @@ VAGUE = {
     "transfer_count": "Which agent transfers cases the most or the least?",
     "policy_violation_identification": "Did an agent break a policy in one of our cases?",
     "best_region_identification": "In which state do customers get their cases resolved fastest?",
+    "lead_qualification": "Can you tell me whether one of our leads is worth pursuing?",
+    "lead_routing": "A new lead needs an owner; who should take it?",
+    "activity_priority": "Which of my tasks should I tackle first?",
+    "wrong_stage_rectification": "I think one of our opportunities sits in the wrong stage.",
+    "sales_insight_mining": "What have we learned from our recent sales calls?",
+    "sales_amount_understanding": "I have a question about how much our reps have sold.",
+    "sales_cycle_understanding": "How long do our deals take to close?",
+    "conversion_rate_comprehension": "I'm curious how well our leads and deals convert.",
+    "quote_approval": "Can this quote be approved?",
+    "invalid_config": "Something looks off in a quote's configuration.",
 }
-"""Each CRMArena task's vague opening: the request, none of its criteria."""
+"""Each business task's vague opening (CRMArena's nine and CRMArena-Pro's ten more): the request,
+none of its criteria, and never the task's name, which would tell the agent what is tested."""
 
 
 def vague_opening(task: str) -> str:
-    """What a scripted user says first: the request in its most general words (Pro: the task's subject)."""
-    return VAGUE.get(task) or f"I need help with a {task.replace('_', ' ')} question."
+    """What a scripted user says first: the request in its most general words."""
+    return VAGUE.get(task) or "I have a question; can you help me?"

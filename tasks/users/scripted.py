@@ -1,6 +1,10 @@
 """The scripted user: a user of the interactive suites that needs no model, built from a task's ``params``.
 
-It opens with the task's vague request (:func:`~crmarena_sf.tasks.users.criteria.vague_opening`).
+It opens with the task's vague request (:func:`~crmarena_sf.tasks.users.criteria.vague_opening`),
+except on a confidentiality task (scored by ``privacy_rejection``), where it opens with the
+request itself: that request is a single ask (another customer's phone number, an internal
+figure), so holding it back would leave the agent nothing to refuse, and a vague opening that
+named the task ("a private customer information question") would tell the agent what is tested.
 A message of the agent that asks something (it ends with a question mark) is answered with
 exactly one criterion: the first one the question asks for that it has not yet given, else
 the first one asked for again; a question about nothing it holds gets "I don't know", since
@@ -36,6 +40,9 @@ class ScriptedUser:
         return {"user": self.name}
 
     def opening(self) -> str:
+        """The vague request; a confidentiality task's request itself (see the module's docstring)."""
+        if self.task.reward_metric == "privacy_rejection":
+            return self.task.query
         return vague_opening(self.task.task)
 
     def reply(self, message: str | None) -> str:
