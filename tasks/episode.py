@@ -170,12 +170,11 @@ class Episode:
         if self.user_turns >= self.max_user_turns:  # the user has no turn left to answer in
             return self.end("user_turn_limit", "")
         reply = self.user.reply(message)
+        self.trajectory.append({"action": "user", "content": reply})
         if STOP in reply:
-            self.trajectory.append({"action": "user", "content": reply})
             self.reward = self._score()
             return self._ended("user_stop", reply)
         self.user_turns += 1
-        self.trajectory.append({"action": "user", "content": reply})
         return Observation(reply, "user")
 
     def end(self, reason: str, text: str = "", error: str | None = None) -> Observation:

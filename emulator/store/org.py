@@ -131,8 +131,9 @@ class Org:
         """Bumped whenever a table moves (copy-on-write): SQL built with :meth:`table_sql` is stale after a bump."""
         """Tables this org copied inside the open transaction: a rollback makes them read through again."""
         self.read_only = False
-        self._read_only_tables: tuple[str, ...] | None = None
         """True for an org file attached read-only (:meth:`open` with ``read_only``): fork it to write."""
+        self._read_only_tables: tuple[str, ...] | None = None
+        """A read-only org file's table names, asked once (:meth:`table_names`)."""
         self._write_lock: WriteLock | None = None
         """For an org file opened writable: takes the file for writing around each transaction."""
 
