@@ -117,6 +117,7 @@ LABELS = {
     "tasks": "another task set",
     "org": "another org",
     "backend": "another backend",
+    "user": "another user, or a single-turn run against a multi-turn one",
 }
 
 

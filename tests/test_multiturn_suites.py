@@ -163,6 +163,15 @@ def test_a_killed_interactive_run_resumes_from_its_episode_log(tiny_dataset, tmp
     assert [e["trajectory"] for e in again["episodes"]] == [e["trajectory"] for e in first["episodes"]]
 
 
+def test_a_multi_turn_run_refuses_a_single_turn_runs_log_and_says_why(tiny_dataset, tmp_path, capsys):
+    base = ["--org", str(tiny_dataset), "--per-task", "1"]
+    assert _run(tmp_path, *base)[0] == 0
+    capsys.readouterr()
+    assert _run(tmp_path, *base, "--suite", "crmarena-interactive")[0] == 2
+    err = capsys.readouterr().err
+    assert "another user, or a single-turn run against a multi-turn one" in err and "--fresh" in err
+
+
 def test_user_options_outside_the_interactive_suites_are_refused(tiny_dataset, tmp_path, capsys):
     code, _ = _run(tmp_path, "--suite", "crmarena", "--user-model", "m", "--org", str(tiny_dataset))
     assert code == 2 and "--user-model is for the interactive suites" in capsys.readouterr().err
