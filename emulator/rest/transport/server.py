@@ -25,6 +25,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from crmarena_sf.emulator.rest.transport.messages import Request
+from crmarena_sf.emulator.rest.transport.request_head import HeaderRefusal, read_headers
+from crmarena_sf.emulator.rest.transport.response_head import response_head
 from crmarena_sf.emulator.rest.transport.router import Router
 from crmarena_sf.emulator.rest.transport.transport_errors import (
     MAX_BODY,
@@ -100,6 +102,8 @@ class _Handler(BaseHTTPRequestHandler):
     # for the client's delayed ACK (Nagle's algorithm).
     disable_nagle_algorithm = True
     server: EmulatorServer
+    _wrote_head = False
+    """True once this connection answered with a status line (http.server then kept a header buffer)."""
 
     @property
     def timeout(self) -> float | None:  # read by StreamRequestHandler.setup() for settimeout()
@@ -112,9 +116,23 @@ class _Handler(BaseHTTPRequestHandler):
         raise AttributeError(name)
 
     def parse_request(self) -> bool:
-        """The standard parsing, then Salesforce's 16,384-byte limit on the URI (414) and URI plus headers (431)."""
-        if not super().parse_request():
+        """The request line as ``http.server`` reads it, the headers read strictly (request_head), then
+        Salesforce's 16,384-byte limit on the URI (414) and URI plus headers (431)."""
+        if not self._parse_request_line():
             return False
+        try:
+            self.headers = read_headers(self.rfile)
+        except HeaderRefusal as refusal:
+            self.send_error(refusal.status, refusal.message)
+            return False
+        connection = (self.headers.get("Connection") or "").lower()
+        if connection == "close":
+            self.close_connection = True
+        elif connection == "keep-alive":
+            self.close_connection = False
+        expect = self.headers.get("Expect") or ""
+        if expect.lower() == "100-continue" and self.request_version >= "HTTP/1.1":
+            self.handle_expect_100()
         if len(self.path.encode("latin-1", "replace")) > MAX_URI_AND_HEADERS:
             self.send_error(414, f"The URI exceeds the limit of {MAX_URI_AND_HEADERS} bytes")
             return False
@@ -124,18 +142,59 @@ class _Handler(BaseHTTPRequestHandler):
             return False
         return True
 
+    def _parse_request_line(self) -> bool:
+        """``BaseHTTPRequestHandler.parse_request``'s reading of the request line, refusals and quirks kept:
+        a refusal before the version is known is answered HTTP/0.9 style (the body alone), and a
+        two-word ``GET`` is an HTTP/0.9 request."""
+        self.command = None
+        self.request_version = version = self.default_request_version
+        self.close_connection = True
+        self.requestline = requestline = str(self.raw_requestline, "iso-8859-1").rstrip("\r\n")
+        words = requestline.split()
+        if not words:
+            return False
+        if len(words) >= 3:
+            version = words[-1]
+            try:
+                if not version.startswith("HTTP/"):
+                    raise ValueError
+                numbers = version[5:].split(".")
+                if len(numbers) != 2 or not all(n.isdigit() and len(n) <= 10 for n in numbers):
+                    raise ValueError
+                number = int(numbers[0]), int(numbers[1])  # isdigit() takes "²", int() does not
+            except ValueError:
+                self.send_error(400, f"Bad request version ({version!r})")
+                return False
+            if number >= (1, 1):
+                self.close_connection = False
+            if number >= (2, 0):
+                self.send_error(505, f"Invalid HTTP version ({version[5:]})")
+                return False
+            self.request_version = version
+        if len(words) > 3:
+            self.send_error(400, f"Bad request syntax ({requestline!r})")
+            return False
+        command, path = words[0], words[1] if len(words) > 1 else None
+        if path is None:
+            self.send_error(400, f"Bad request syntax ({requestline!r})")
+            return False
+        if len(words) == 2:
+            self.close_connection = True
+            if command != "GET":
+                self.send_error(400, f"Bad HTTP/0.9 request type ({command!r})")
+                return False
+        self.command = command
+        # gh-87389: "//path" is a network-path reference to clients; http.server folds it to "/path".
+        self.path = "/" + path.lstrip("/") if path.startswith("//") else path
+        return True
+
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """The HTTP layer's refusals as Salesforce-shaped JSON (never Python's HTML page)."""
         error = body_too_large() if code == 413 and message is None else http_error(code, message)
         body = json.dumps([error.to_rest()], separators=(",", ":")).encode("utf-8")
         self.close_connection = True
-        self.send_response(code, None)
-        self.send_header("Connection", "close")
-        self.send_header("Content-Type", "application/json;charset=UTF-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+        headers = (("Connection", "close"), ("Content-Type", "application/json;charset=UTF-8"))
+        self._write(code, headers, body if self.command != "HEAD" else b"", len(body))
 
     def _answer(self) -> None:
         body = self._read_body()
@@ -149,16 +208,31 @@ class _Handler(BaseHTTPRequestHandler):
             instance_url=self.server.instance_url,
         )
         response = self.server.router.handle(request)
-        self.send_response(response.status)
-        for key, value in response.headers.items():
-            self.send_header(key, value)
-        self.send_header("Content-Length", str(len(response.body)))
-        # Headers and body leave in one write, so in one TLS record and one packet: end_headers()
-        # would send the headers alone first (BaseHTTPRequestHandler buffers them in _headers_buffer).
-        self._headers_buffer.append(b"\r\n")
-        if self.command != "HEAD" and response.body:
-            self._headers_buffer.append(response.body)
-        self.flush_headers()
+        if self.request_version == "HTTP/0.9":  # a two-word GET: answered as http.server answered it
+            self.close_connection = True
+            if self._wrote_head:  # the connection's earlier answer left its header buffer behind
+                self.wfile.write(b"\r\n" + response.body)
+            return
+        body = response.body if self.command != "HEAD" else b""
+        self._write(response.status, response.headers.items(), body, len(response.body))
+
+    def _write(self, status: int, headers, body: bytes, content_length: int) -> None:
+        """Status line, headers and body in one write, so in one TLS record and one packet (two writes
+        wait ~40 ms for the client's delayed ACK); an HTTP/0.9 request gets the body alone."""
+        if self.request_version == "HTTP/0.9":
+            self.wfile.write(body)
+            return
+        for key, value in headers:
+            if key.lower() == "connection" and value.lower() in ("close", "keep-alive"):
+                self.close_connection = value.lower() == "close"  # as send_header() reads it
+        head = response_head(self.protocol_version, status, self.version_string(), headers, content_length)
+        self._wrote_head = True
+        self.wfile.write(head + body)
+
+    def send_response_only(self, code: int, message: str | None = None) -> None:
+        """Only ``100 Continue`` comes here (handle_expect_100); it leaves the header buffer behind too."""
+        self._wrote_head = True
+        super().send_response_only(code, message)
 
     def _read_body(self) -> bytes | None:
         """The whole request body (Content-Length or chunked), or None once refused or abandoned.
