@@ -24,10 +24,16 @@ class Headers(dict):
 
     def __init__(self, items: Mapping[str, str] | Iterable[tuple[str, str]] | None = None) -> None:
         super().__init__()
-        self._keys: dict[str, str] = {}
+        keys: dict[str, str] = {}
+        self._keys = keys
         pairs = items.items() if isinstance(items, Mapping) else (items or ())
-        for key, value in pairs:
-            self[key] = value
+        for key, value in pairs:  # __setitem__ inlined: every request and response builds one
+            lower = key.lower()
+            old = keys.get(lower)
+            if old is not None and old != key:
+                dict.__delitem__(self, old)
+            keys[lower] = key
+            dict.__setitem__(self, key, value)
 
     def __setitem__(self, key: str, value: str) -> None:
         old = self._keys.get(key.lower())
@@ -85,6 +91,27 @@ class Request:
             headers=Headers(headers or {}),
             body=body or b"",
             instance_url=base or cls.instance_url,
+        )
+
+    @classmethod
+    def from_target(
+        cls, method: str, target: str, headers: Mapping[str, str], body: bytes, instance_url: str
+    ) -> Request:
+        """Build a request from an HTTP request line's target, as :meth:`from_url` does for ``instance_url + target``.
+
+        The usual target, a path with an optional query (origin-form, RFC 9112 §3.2.1), is split
+        here without ``urlsplit``; any other (with a fragment, absolute-form, ``*``) goes through it.
+        """
+        if not target.startswith("/") or "#" in target:
+            return cls.from_url(method, instance_url + target, headers, body, instance_url)
+        path, _, query = target.partition("?")
+        return cls(
+            method=method.upper(),
+            path=unquote(path) or "/",
+            query=parse_qs(query, keep_blank_values=True),
+            headers=Headers(headers),
+            body=body,
+            instance_url=instance_url,
         )
 
     def param(self, name: str, default: str | None = None) -> str | None:

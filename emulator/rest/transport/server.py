@@ -200,12 +200,8 @@ class _Handler(BaseHTTPRequestHandler):
         body = self._read_body()
         if body is None:
             return
-        request = Request.from_url(
-            self.command,
-            self.server.instance_url + self.path,
-            headers=dict(self.headers.items()),
-            body=body,
-            instance_url=self.server.instance_url,
+        request = Request.from_target(
+            self.command, self.path, dict(self.headers.items()), body, self.server.instance_url
         )
         response = self.server.router.handle(request)
         if self.request_version == "HTTP/0.9":  # a two-word GET: answered as http.server answered it
