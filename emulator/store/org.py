@@ -47,7 +47,7 @@ import duckdb
 from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.clock import OrgClock
 from crmarena_sf.emulator.errors import SalesforceError
-from crmarena_sf.emulator.store import dml
+from crmarena_sf.emulator.store import dml, parsed
 from crmarena_sf.emulator.store.ddl import create_table_sql, quote
 from crmarena_sf.emulator.store.events import FILE_WRITTEN, ChangeListener, first_listeners
 from crmarena_sf.emulator.store.files import FileInUse, NotAnOrgFile, WriteLock, attach, sql_string
@@ -417,7 +417,7 @@ class Org:
             if outermost:
                 self._take_file()
                 try:
-                    self.con.execute("BEGIN TRANSACTION")
+                    parsed.execute(self.con, "BEGIN TRANSACTION")
                 except BaseException:
                     self._release_file()
                     raise
@@ -428,7 +428,7 @@ class Org:
                 self._depth -= 1
                 if outermost:
                     try:
-                        self.con.execute("ROLLBACK")
+                        parsed.execute(self.con, "ROLLBACK")
                         self._read_through_again_after_rollback()
                     finally:
                         self._release_file()
@@ -437,7 +437,7 @@ class Org:
                 self._depth -= 1
                 if outermost:
                     try:
-                        self.con.execute("COMMIT")
+                        parsed.execute(self.con, "COMMIT")
                         self._materialized_in_tx.clear()
                     finally:
                         self._release_file()

@@ -2,9 +2,10 @@
 
 DuckDB parses a statement's text before it binds and plans it; for the store's short
 single-record statements (a record's row by Id, a one-row INSERT, an UPDATE of a few columns,
-the search index's change note) the parse is a sizeable share of the call. A parsed statement
-is not tied to a cursor or a transaction: each run binds and plans it anew on the catalog as it
-is then (the SOQL engine keeps its plans' statements the same way,
+the search index's change note, and the ``BEGIN``/``COMMIT``/``ROLLBACK`` around a write or a
+snapshot read, whose parse alone takes about 20 µs) the parse is a sizeable share of the
+call. A parsed statement is not tied to a cursor or a transaction: each run binds and plans it
+anew on the catalog as it is then (the SOQL engine keeps its plans' statements the same way,
 :func:`crmarena_sf.emulator.soql.execute.run`). The texts are the store's own (quoted
 identifiers of the schema, values always bound as parameters), so they are few; the cache is
 bounded anyway, and a fork's statements (its own catalog name) are entries of their own.

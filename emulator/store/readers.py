@@ -22,6 +22,7 @@ import threading
 from collections.abc import Callable, Iterator
 
 import duckdb
+from crmarena_sf.emulator.store import parsed
 
 
 class _NoLock:
@@ -76,7 +77,7 @@ class ReaderPool:
         cursor = getattr(self.local, "cursor", None)
         if cursor is None:
             cursor = self.local.cursor = self._borrow()
-            cursor.execute("BEGIN TRANSACTION")
+            parsed.execute(cursor, "BEGIN TRANSACTION")
         return cursor
 
     @contextlib.contextmanager
@@ -96,7 +97,7 @@ class ReaderPool:
 
     def _give_back(self, cursor: duckdb.DuckDBPyConnection) -> None:
         try:
-            cursor.execute("ROLLBACK")  # it only read: nothing to keep
+            parsed.execute(cursor, "ROLLBACK")  # it only read: nothing to keep
         except duckdb.Error:
             cursor.close()
             self._lent.pop(id(cursor), None)
