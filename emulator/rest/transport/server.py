@@ -136,7 +136,7 @@ class _Handler(BaseHTTPRequestHandler):
         if len(self.path.encode("latin-1", "replace")) > MAX_URI_AND_HEADERS:
             self.send_error(414, f"The URI exceeds the limit of {MAX_URI_AND_HEADERS} bytes")
             return False
-        size = len(self.raw_requestline) + sum(len(k) + len(v) + 4 for k, v in self.headers.items())
+        size = len(self.raw_requestline) + self.headers.size()
         if size > MAX_URI_AND_HEADERS:
             self.send_error(431, f"The URI and headers exceed the limit of {MAX_URI_AND_HEADERS} bytes")
             return False
