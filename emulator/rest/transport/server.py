@@ -12,6 +12,12 @@ that stalls mid-handshake, mid-headers or mid-body frees its thread; a body shor
 is written; the HTTP layer's own refusals (400, 413, 414, 431) are JSON like every other
 error (see :mod:`crmarena_sf.emulator.rest.transport.transport_errors`), and any method, OPTIONS and TRACE included,
 reaches the router, which answers 405 ``METHOD_NOT_ALLOWED`` as Salesforce does.
+
+The handler reads the request line as ``http.server`` does but the header block itself
+(:mod:`crmarena_sf.emulator.rest.transport.request_head`: strict, and a fraction of the CPU of
+the ``email`` parser ``http.server`` uses), and writes each answer's status line, headers and
+body in one write (:mod:`crmarena_sf.emulator.rest.transport.response_head`); the bytes of every
+answer to a well-formed request are those ``http.server`` wrote.
 """
 
 from __future__ import annotations
