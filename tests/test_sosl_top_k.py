@@ -86,3 +86,80 @@ def test_a_limited_search_beside_a_second_object_is_the_slice_of_the_full_rankin
     full = _ids(org, "FIND {jacket} RETURNING Product2(Id), Account(Id)")
     top = _ids(org, f"FIND {{jacket}} RETURNING Product2(Id LIMIT {limit}), Account(Id)")
     assert top == full[:limit]
+
+
+def _first_of_full(org: Org, limit: int) -> tuple[list[str], list[str]]:
+    full = _ids(org, "FIND {jacket} RETURNING Product2(Id)")
+    return _ids(org, f"FIND {{jacket}} RETURNING Product2(Id LIMIT {limit})"), full[:limit]
+
+
+def _best_ids(org: Org, n: int) -> list[str]:
+    return _ids(org, f"FIND {{jacket}} RETURNING Product2(Id LIMIT {n})")
+
+
+@pytest.mark.parametrize("limit", [1, 20, 60])
+def test_after_writes_to_the_best_matches_a_limited_search_is_still_the_slice(org, limit):
+    """Writes note the words they touch; the best of a noted word are ranked from every match."""
+    fork = org.fork()
+    try:
+        best = _best_ids(fork, 5)
+        fork.update(
+            "Product2", best[0], {"Name": "filler1", "Description": "filler1 filler2"}
+        )  # loses the word
+        fork.update("Product2", best[1], {"Name": "jacket jacket jacket"})  # short and strong now
+        fork.delete("Product2", best[2])
+        new = fork.insert("Product2", {"Name": "jacket", "Description": "jacket"})
+        top, expected = _first_of_full(fork, limit)
+        assert top == expected
+        full = _ids(fork, "FIND {jacket} RETURNING Product2(Id)")
+        assert best[0] not in full and best[2] not in full and new in full[:5]
+        assert _best_ids(org, 5) == best  # the template's lists are its own
+    finally:
+        fork.close()
+
+
+def test_a_write_to_other_words_leaves_the_common_words_lists_usable(org):
+    fork = org.fork()
+    try:
+        fork.insert("Product2", {"Name": "filler3 plain", "Description": "filler4"})
+        top, expected = _first_of_full(fork, 20)
+        assert top == expected
+    finally:
+        fork.close()
+
+
+def test_an_org_file_written_record_by_record_answers_the_slice(tmp_path):
+    """An org file indexes each write at once (no deferred batch): the same words are noted."""
+    org = Org.new(path=tmp_path / "org.duckdb")
+    try:
+        rng = random.Random(7)
+        org.insert_many("Product2", [_product(rng) for _ in range(2600)])
+        sosl.ensure_index(org)
+        best = _best_ids(org, 3)
+        org.update("Product2", best[0], {"Name": "filler5", "Description": "filler6"})
+        org.update("Product2", best[1], {"Name": "jacket jacket"})
+        top, expected = _first_of_full(org, 20)
+        assert top == expected and best[0] not in top
+    finally:
+        org.close()
+
+
+@pytest.fixture(scope="module")
+def plural_org():
+    """Like ``org``, but a third of the names end in "jackets" too: the best records hold both forms."""
+    org = Org.new()
+    rng = random.Random(27)
+    products = [_product(rng) for _ in range(2600)]
+    for product in products[::3]:
+        product["Name"] += " jackets"
+    org.insert_many("Product2", products)
+    yield org
+    org.close()
+
+
+@pytest.mark.parametrize("word", ["jacket", "jackets", '"jackets"'])
+@pytest.mark.parametrize("limit", [1, 20, 60])
+def test_a_word_found_in_two_forms_is_the_slice_of_the_full_ranking(plural_org, word, limit):
+    full = _ids(plural_org, f"FIND {{{word}}} RETURNING Product2(Id)")
+    top = _ids(plural_org, f"FIND {{{word}}} RETURNING Product2(Id LIMIT {limit})")
+    assert len(full) > 500 and top == full[:limit]

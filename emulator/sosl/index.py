@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 import duckdb
+from crmarena_sf.emulator.sosl import ranked_lists
 from crmarena_sf.emulator.sosl.fields import indexed_fields, indexed_objects
 from crmarena_sf.emulator.sosl.text import (
     PHONE_GROUPS_SQL,
@@ -242,6 +243,8 @@ def build_objects(org: Org, objects: list[SObject], bar: ProgressBar | None = No
                 if bar is not None:
                     bar.set_postfix_str(objects[i].name)
                 _fill(org, objects[i])
+            else:
+                ranked_lists.empty(org, objects[i])
             if bar is not None:
                 bar.update(1)
         org.con.execute(
@@ -271,6 +274,7 @@ def _fill(org: Org, obj: SObject) -> None:
         )
     org.con.execute(f"INSERT INTO {quote(docs)} {_docs_sql(STAGE_TABLE)}")
     org.con.execute(f"DROP TABLE {STAGE_TABLE}")  # a failed build rolls back with the transaction
+    ranked_lists.fill(org, obj, quote(tokens), quote(docs), build=n_tokens >= TOKEN_INDEX_MIN)
 
 
 def version(org: Org, object_name: str) -> str | None:
@@ -381,6 +385,7 @@ def _index(org: Org, obj: SObject, record_ids: list[str]) -> None:
                 for column, item in zip(token_rows, (record_id, f.name, 0, digits)):
                     column.append(item)
     tokens_name, docs_name = tokens_table(obj.name), docs_table(obj.name)
+    ranked_lists.mark_stale(org, obj, token_rows[3])
     if token_rows[0]:
         org.before_write(tokens_name)
         org.con.execute(
@@ -399,9 +404,12 @@ def _index(org: Org, obj: SObject, record_ids: list[str]) -> None:
 def _unindex(org: Org, obj: SObject, record_ids: list[str]) -> None:
     for table in (tokens_table(obj.name), docs_table(obj.name)):
         org.before_write(table)
-        org.con.execute(
-            f"DELETE FROM {quote(table)} WHERE record_id IN (SELECT unnest(?::VARCHAR[]))", [record_ids]
-        )
+        delete = f"DELETE FROM {quote(table)} WHERE record_id IN (SELECT unnest(?::VARCHAR[]))"
+        if table == tokens_table(obj.name) and ranked_lists.has_lists(org, obj.name):
+            removed = org.con.execute(delete + " RETURNING token", [record_ids]).fetchall()
+            ranked_lists.mark_stale(org, obj, {token for (token,) in removed})
+        else:
+            org.con.execute(delete, [record_ids])
 
 
 def _live(obj: SObject) -> str:
@@ -452,7 +460,9 @@ def _phone_sql(org: Org, obj: SObject) -> str | None:
 # ---------------------------------------------------------------------------- state and freshness
 def _discover(org: Org) -> IndexState:
     """The objects whose token tables exist in this org's catalog (a fork sees its parent's)."""
-    names = {name[len(TOKENS_PREFIX) :] for name in org.table_names() if name.startswith(TOKENS_PREFIX)}
+    tables = org.table_names()
+    ranked_lists.note_tables(org, tables)
+    names = {name[len(TOKENS_PREFIX) :] for name in tables if name.startswith(TOKENS_PREFIX)}
     return IndexState({name for name in names if org.schema.get(name) is not None})
 
 

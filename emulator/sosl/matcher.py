@@ -37,7 +37,9 @@ from typing import TYPE_CHECKING
 
 from crmarena_sf.emulator.sosl.fields import group_fields, is_article, name_fields
 from crmarena_sf.emulator.sosl.index import docs_table, generation, tokens_table, version
-from crmarena_sf.emulator.sosl.postings import leaf_occurrences, postings_of
+from crmarena_sf.emulator.sosl.postings import MAX_TOKENS, leaf_occurrences, postings_of
+from crmarena_sf.emulator.sosl.ranked_lists import LIST_LENGTH, has_lists
+from crmarena_sf.emulator.sosl.ranked_lists import groups as ranked_groups
 from crmarena_sf.emulator.sosl.terms import Leaf, Term
 from crmarena_sf.emulator.sosl.text import word_forms
 from crmarena_sf.metadata.model import SObject
@@ -103,7 +105,13 @@ def match_objects(
             if known is not None:
                 out[obj.name] = known
                 continue
-            plans.append(_Plan(obj, fields, compiled, *_lengths(org, obj, fields)))
+            plan = _Plan(obj, fields, compiled, *_lengths(org, obj, fields))
+            best = _best_from_lists(org, plan, wanted.get(obj.name))
+            if best is not None:
+                out[obj.name], complete = best
+                _remember_ranked(org, plan, out[obj.name], complete)
+                continue
+            plans.append(plan)
     counts = _occurrences(org, plans)
     for plan in plans:
         per_leaf = counts[plan.obj.name]
@@ -268,6 +276,52 @@ def _best_of_one_word(
         if len(best) >= limit:
             break
     return best[:limit], False
+
+
+def _best_from_lists(org: Org, plan: _Plan, limit: int | None) -> tuple[list[str], bool] | None:
+    """:func:`_best_of_one_word`'s answer read from the word's ranked lists (:mod:`.ranked_lists`), and
+    whether it is every match; None when the lists cannot tell it (then every match is ranked).
+
+    Within one weighted count a record's score falls as its length grows (floats included: each
+    step of the formula rounds monotonically), and equal lengths go by Id: so every record of
+    the best ``limit`` is among the first ``limit`` of its count's list. A list cut short hides
+    records that score at most what its last listed one does; the answer stands only when none
+    of them could reach it: those of the last listed length come after it by Id, those longer
+    score at most what one token more would, which must be below the last answer's score.
+    """
+    compiled = plan.compiled
+    if (
+        limit is None
+        or limit > LIST_LENGTH
+        or plan.fields is not None
+        or len(compiled.leaves) != 1
+        or compiled.lookups[0] is None
+        or plan.n_tokens < MAX_TOKENS
+        or not plan.avg_len
+        or not has_lists(org, plan.obj.name)
+    ):
+        return None
+    groups = ranked_groups(org, plan.obj, compiled.lookups[0], limit)
+    if groups is None:
+        return None
+    matched = sum(n for _, n, _, _ in groups)
+    n_docs, avg_len = plan.n_docs, plan.avg_len
+    idf = math.log(1 + (n_docs - matched + 0.5) / (matched + 0.5))
+
+    def score(tf: float, length: float) -> float:
+        norm = K1 * (1 - B + B * length / avg_len)
+        return -(idf * tf * (K1 + 1) / (tf + norm))  # _rank's float, term by term
+
+    ranked = sorted(
+        (score(tf, length), record_id) for tf, _, lens, ids in groups for length, record_id in zip(lens, ids)
+    )
+    best = ranked[:limit]
+    for tf, n, lens, ids in groups:
+        if n > len(ids) and (
+            (score(tf, lens[-1]), ids[-1]) < best[-1] or score(tf, lens[-1] + 1) <= best[-1][0]
+        ):
+            return None
+    return [record_id for _, record_id in best], matched <= limit
 
 
 # ---------------------------------------------------------------------------- compiling the term

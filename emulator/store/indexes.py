@@ -36,12 +36,13 @@ if TYPE_CHECKING:
 INDEX_MIN_ROWS = 20_000
 """Tables with at least this many rows are indexed."""
 
-LAYOUT = 6
+LAYOUT = 7
 """What an org file built by this code holds beyond its tables' data: 4 = large tables carry these
 indexes, and the search index's large token tables one on ``token``; 5 = number columns keep the
 decimals the API sends (:func:`~crmarena_sf.emulator.store.ddl.column_type`); 6 = a small org, or a
-large org's small record tables, are stored uncompressed (:mod:`crmarena_sf.emulator.store.files`).
-Caches of built org files (the default org, the benchmark's scaled org) key on it, so a file built
+large org's small record tables, are stored uncompressed (:mod:`crmarena_sf.emulator.store.files`);
+7 = the search index's large objects carry each word's records in ranking order
+(:mod:`crmarena_sf.emulator.sosl.ranked_lists`). Caches of built org files (the default org, the benchmark's scaled org) key on it, so a file built
 before is rebuilt."""
 
 INDEX_PREFIX = "_sf_idx_"
