@@ -1,7 +1,7 @@
 """The header block of an HTTP/1.1 request, read strictly and cheaply for ``crmarena-sf serve``.
 
-``http.server`` hands the block to the ``email`` package's parser, which costs more server CPU
-than the rest of a small request's HTTP handling together, and takes in silence what RFC 9112
+``http.server`` hands the block to the ``email`` package's parser, the largest share of the
+server's CPU for a small request's HTTP handling, which also takes in silence what RFC 9112
 tells a server to refuse: a line without a colon ends the headers (those after it are dropped),
 a folded line (obs-fold) keeps its CRLF inside the value, a name with a space before its colon
 or a bare CR inside a line slips through. This reader gives what that parser gave for a
