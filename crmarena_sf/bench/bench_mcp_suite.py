@@ -30,13 +30,13 @@ TARGET_TOOL_OVERHEAD_MS = 0.5
 
 
 def _prepare(folder: Path) -> tuple[Path, Path]:
-    """The tiny org's dataset and a task file of its suite (three instances a task)."""
+    """The tiny org's dataset and a task file of its suite (ten instances a task where the tiny org has them: enough episodes for a steady median)."""
     from crmarena_sf import connect
     from crmarena_sf.loaders.generate import generate
     from crmarena_sf.tasks.build import build_tasks
 
     dataset = generate(folder / "tiny", profile="tiny", seed=0, progress=False)
-    tasks = build_tasks(connect(org=str(dataset)), per_task=3).records
+    tasks = build_tasks(connect(org=str(dataset)), per_task=10).records
     task_file = folder / "tasks.jsonl"
     task_file.write_text("".join(json.dumps(t.to_json()) + "\n" for t in tasks), encoding="utf-8")
     return dataset, task_file
