@@ -72,7 +72,18 @@ def _queries(sf) -> list[str]:
         "SELECT Id, (SELECT Id FROM Cases ORDER BY Id) FROM Account ORDER BY Id LIMIT 5",
         f"SELECT Id FROM Account WHERE Id IN (SELECT AccountId FROM Case WHERE OwnerId = '{case['OwnerId']}') ORDER BY Id",
         "SELECT Id FROM Case WHERE Id = '500000000000000AAA'",
+        # a child batch's parent Ids bound as parameters beside the child's and the parent's own
+        f"SELECT Id, (SELECT Id FROM Cases WHERE Status != 'what?' ORDER BY Id) FROM Account "
+        f"WHERE Name != 'x' AND Id = '{account}'",
     ]
+
+
+SEARCHES = [
+    "FIND {help} RETURNING Case(Id, Subject ORDER BY Id), Knowledge__kav(Id, Title ORDER BY Id)",
+    # the matched Ids bound as parameters beside the RETURNING clause's own (before and after them)
+    "FIND {help} RETURNING Case(Id, Subject WHERE Status != 'what?' AND Subject != 'x' LIMIT 7)",
+    "FIND {help} RETURNING Case(Id, Subject LIMIT 3 OFFSET 2), Account(Id, Name WHERE Name != 'x')",
+]
 
 
 def _answers(sf, queries):
@@ -83,8 +94,9 @@ def test_lookups_on_indexed_tables_answer_as_a_scan_does(pair):
     (_, indexed), (_, plain) = pair
     queries = _queries(plain)
     assert _answers(indexed, queries) == _answers(plain, queries)
-    search = "FIND {help} RETURNING Case(Id, Subject ORDER BY Id), Knowledge__kav(Id, Title ORDER BY Id)"
-    assert indexed.search(search) == plain.search(search)
+    for search in SEARCHES:
+        assert indexed.search(search) == plain.search(search)
+        assert indexed.search(search)["searchRecords"]
 
 
 def test_the_lookup_is_read_from_the_index(pair):

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from crmarena_sf.emulator import ids
 from crmarena_sf.emulator.errors import SalesforceError
 from crmarena_sf.emulator.soql.json_records import MANY_ROWS
-from crmarena_sf.emulator.soql.seek import bind_id_list
+from crmarena_sf.emulator.soql.seek import bind_id_list, id_list_placeholders
 from crmarena_sf.emulator.soql.shape import bulk_allocation, child_result
 from crmarena_sf.emulator.soql.translate import QueryPlan
 from crmarena_sf.emulator.wire import encode_json
@@ -74,6 +74,30 @@ def batch_size_of(requested: int | None) -> int:
     return max(MIN_BATCH, min(MAX_BATCH, int(requested)))
 
 
+MAX_BOUND_IDS = 100
+"""Id lists up to this long run as parameters of a statement parsed once per length
+(:func:`~crmarena_sf.emulator.soql.seek.id_list_placeholders`: a search's best matches, a small
+batch of parents); longer ones are written into the statement's text."""
+MAX_ID_LIST_STATEMENTS = 8
+"""Lengths of Id list a plan keeps a parsed statement for (a search's LIMIT repeats; batch sizes vary)."""
+
+
+def _id_list_statement(con, plan: QueryPlan, sql: str, count: int) -> object | None:
+    """The parsed statement of ``sql`` (no other parameter) with ``count`` Id markers; None: write the Ids in."""
+    if not 0 < count <= MAX_BOUND_IDS:
+        return None
+    key = (sql, count)
+    found = plan.statements.get(key)
+    if found is None:
+        marked = id_list_placeholders(sql, count)
+        if marked is None:
+            return None
+        found = con.extract_statements(marked)[0]
+        if sum(isinstance(k, tuple) for k in plan.statements) < MAX_ID_LIST_STATEMENTS:
+            plan.statements[key] = found
+    return found
+
+
 def fetch(org: Org, plan: QueryPlan, params: list[Any] | None = None) -> list[tuple]:
     """All rows of ``plan``'s columns (a DuckDB failure reaches the error boundary as an engine bug)."""
     with org.lock:
@@ -91,7 +115,11 @@ def run(org: Org, plan: QueryPlan, sql: str, params: list[Any] | None) -> list[t
     """
     con = org.con
     if plan.id_list and params:
-        return con.execute(bind_id_list(sql, params[0]), params[1:] or None).fetchall()
+        record_ids, rest = list(params[0]), params[1:]
+        statement = None if rest else _id_list_statement(con, plan, sql, len(record_ids))
+        if statement is None:
+            return con.execute(bind_id_list(sql, record_ids), rest or None).fetchall()
+        return con.execute(statement, record_ids).fetchall()
     statement = plan.statements.get(sql)
     if statement is None:
         statement = plan.statements[sql] = con.extract_statements(sql)[0]

@@ -117,3 +117,18 @@ def bind_id_list(sql: str, record_ids: Iterable[str]) -> str:
     """``sql`` with its Id list written in as string constants (none: an IN list matching nothing)."""
     values = ", ".join("'" + str(i).replace("'", "''") + "'" for i in record_ids)
     return sql.replace(ID_LIST, values or "NULL")
+
+
+def id_list_placeholders(sql: str, count: int) -> str | None:
+    """``sql`` with ``count`` parameter markers where its Id list goes; None when the list is not
+    there exactly once.
+
+    DuckDB binds a parsed statement's parameters before it plans it, so an IN list of markers
+    is an IN list of constants to the planner (the Id index answers it) while the statement is
+    parsed once per list length instead of once per list (a few tenths of a millisecond on an
+    org's large tables).
+    """
+    at = sql.find(ID_LIST)
+    if at < 0 or sql.find(ID_LIST, at + 1) >= 0 or count < 1:
+        return None
+    return sql[:at] + ", ".join("?" * count) + sql[at + len(ID_LIST) :]

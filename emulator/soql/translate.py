@@ -108,7 +108,7 @@ class QueryPlan:
     id_list: bool = False
     """The SQL holds the run-time Id list (the first parameter) as :data:`crmarena_sf.emulator.soql.seek.ID_LIST`."""
     _json_sql: str | None = field(default=None, repr=False)
-    statements: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+    statements: dict[str | tuple[str, int], object] = field(default_factory=dict, repr=False, compare=False)
     """:attr:`sql` and :attr:`json_sql` parsed by DuckDB, by text (:func:`crmarena_sf.emulator.soql.execute.run`)."""
 
     @property
