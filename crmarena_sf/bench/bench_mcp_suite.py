@@ -9,7 +9,9 @@ an episode at most 25 ms together (a fork costs about 2 ms, see the ``env`` area
 the protocol and the files), and the tool call at most the org mode's do-nothing call plus the
 same query's own cost plus 0.5 ms, its own cost being the first query on a fresh fork through
 ``connect()`` in this process (a fork's first query pays DuckDB's warm-up: about twice a later
-one's), as the tool's is.
+one's), as the tool's is. The do-nothing call and that query are timed once per episode, in
+turns with the episode's calls: timed apart, minutes later, they were measured under another
+load than the tool call and the row's verdict flipped from run to run.
 """
 
 from __future__ import annotations
@@ -42,39 +44,45 @@ def _prepare(folder: Path) -> tuple[Path, Path]:
     return dataset, task_file
 
 
-def _fresh_fork_query_ms(dataset: Path, repeat: int) -> float:
-    """The median milliseconds of the query as the tool sends it (``query_all``), the first on a fresh fork."""
+def _fresh_fork_query(org) -> float:
+    """Milliseconds of the query as the tool sends it (``query_all``), the first on a fresh fork of ``org``."""
     from crmarena_sf.connection.connect import connect
-    from crmarena_sf.connection.orgs import resolve_org
 
-    org = resolve_org(str(dataset), progress=False)
+    fork = org.fork()
     try:
-        org.con.execute("SET GLOBAL threads = 1")  # as the server runs
-        times = []
-        for n in range(3 + repeat):
-            fork = org.fork()
-            try:
-                sf = connect(org=fork)
-                start = time.perf_counter()
-                sf.query_all(QUERY)
-                if n >= 3:
-                    times.append((time.perf_counter() - start) * 1000)
-            finally:
-                fork.close()
+        sf = connect(org=fork)
+        start = time.perf_counter()
+        sf.query_all(QUERY)
+        return (time.perf_counter() - start) * 1000
     finally:
-        org.close()
-    return statistics.median(times)
+        fork.close()
 
 
 def _episodes(dataset: Path, task_file: Path, out: Path) -> dict[str, list[float]]:
+    """Each episode's calls, timed in turns with the two references of the tool call's target: the
+    do-nothing call of the org mode's server and the query on a fresh fork in this process (so
+    the machine's load at the moment hits all three alike)."""
     import anyio
     from mcp import Client, StdioServerParameters
+
+    from crmarena_sf.connection.orgs import resolve_org
 
     command = ["-m", "crmarena_sf.cli.main", "mcp", "--suite", "crmarena", "--tasks", str(task_file)]
     params = StdioServerParameters(
         command=sys.executable, args=[*command, "--org", str(dataset), "--out", str(out)]
     )
-    times: dict[str, list[float]] = {"next_task": [], "tool": [], "submit_answer": []}
+    noop_params = StdioServerParameters(
+        command=sys.executable, args=["-m", "crmarena_sf.bench.mcp_bench_server"]
+    )
+    times: dict[str, list[float]] = {
+        "next_task": [],
+        "tool": [],
+        "submit_answer": [],
+        "noop": [],
+        "query": [],
+    }
+    org = resolve_org(str(dataset), progress=False)
+    org.con.execute("SET GLOBAL threads = 1")  # as the server runs
 
     async def timed(name: str, call):
         start = time.perf_counter()
@@ -85,16 +93,24 @@ def _episodes(dataset: Path, task_file: Path, out: Path) -> dict[str, list[float
         return result
 
     async def drive() -> None:
-        async with Client(params) as client:
+        async with Client(params) as client, Client(noop_params) as noop:
+            for _ in range(20):  # warm-up
+                await noop.call_tool("noop", {})
+                _fresh_fork_query(org)
             while True:
                 opened = await timed("next_task", client.call_tool("next_task", {}))
                 if json.loads(opened.content[0].text).get("done"):
                     times["next_task"].pop()
                     return
+                await timed("noop", noop.call_tool("noop", {}))
+                times["query"].append(_fresh_fork_query(org))
                 await timed("tool", client.call_tool("issue_soql_query", {"query": QUERY}))
                 await timed("submit_answer", client.call_tool("submit_answer", {"answer": "None"}))
 
-    anyio.run(drive)
+    try:
+        anyio.run(drive)
+    finally:
+        org.close()
     return times
 
 
@@ -107,15 +123,13 @@ def run(quick: bool = False) -> list[Measurement]:
                 "mcp_suite", "mcp --suite episode", math.nan, "ms", note="the mcp SDK is not installed"
             )
         ]
-    from crmarena_sf.bench.bench_mcp import noop_call_ms
-
     with tempfile.TemporaryDirectory(prefix="crmarena-sf-bench-suite-") as folder:
         dataset, task_file = _prepare(Path(folder))
         times = _episodes(dataset, task_file, Path(folder) / "run")
-        query = _fresh_fork_query_ms(dataset, 20 if quick else 100)
     episodes = len(times["submit_answer"])
-    opened, tool, submitted = (statistics.median(times[k]) for k in ("next_task", "tool", "submit_answer"))
-    noop = noop_call_ms(50 if quick else 200)
+    opened, tool, submitted, noop, query = (
+        statistics.median(times[k]) for k in ("next_task", "tool", "submit_answer", "noop", "query")
+    )
     limit = noop + query + TARGET_TOOL_OVERHEAD_MS
     return [
         Measurement(
