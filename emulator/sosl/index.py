@@ -402,14 +402,17 @@ def _index(org: Org, obj: SObject, record_ids: list[str]) -> None:
 
 
 def _unindex(org: Org, obj: SObject, record_ids: list[str]) -> None:
-    for table in (tokens_table(obj.name), docs_table(obj.name)):
+    """Remove the tokens and lengths of ``record_ids``; the words removed are noted for the ranked lists."""
+    tokens, docs = tokens_table(obj.name), docs_table(obj.name)
+    delete = "DELETE FROM {} WHERE record_id IN (SELECT unnest(?::VARCHAR[]))"
+    for table in (tokens, docs):
         org.before_write(table)
-        delete = f"DELETE FROM {quote(table)} WHERE record_id IN (SELECT unnest(?::VARCHAR[]))"
-        if table == tokens_table(obj.name) and ranked_lists.has_lists(org, obj.name):
-            removed = org.con.execute(delete + " RETURNING token", [record_ids]).fetchall()
-            ranked_lists.mark_stale(org, obj, {token for (token,) in removed})
-        else:
-            org.con.execute(delete, [record_ids])
+    if ranked_lists.has_lists(org, obj.name):
+        removed = org.con.execute(delete.format(quote(tokens)) + " RETURNING token", [record_ids]).fetchall()
+        ranked_lists.mark_stale(org, obj, {token for (token,) in removed})
+    else:
+        org.con.execute(delete.format(quote(tokens)), [record_ids])
+    org.con.execute(delete.format(quote(docs)), [record_ids])
 
 
 def _live(obj: SObject) -> str:

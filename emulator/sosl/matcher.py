@@ -263,19 +263,29 @@ def _best_of_one_word(
             groups[key] = [record_id]
         else:
             group.append(record_id)
-    matched = len(occurrences)
-    idf = math.log(1 + (n_docs - matched + 0.5) / (matched + 0.5))
+    score = _one_word_score(len(occurrences), n_docs, avg_len)
     by_score: dict[float, list[str]] = {}
     for (tf, length), ids in groups.items():
-        norm = K1 * (1 - B + B * length / avg_len) if avg_len else K1
-        score = -(idf * tf * (K1 + 1) / (tf + norm))  # _rank's float, term by term
-        by_score.setdefault(score, []).extend(ids)
+        by_score.setdefault(score(tf, length), []).extend(ids)
     best: list[str] = []
     for score in sorted(by_score):
         best.extend(sorted(by_score[score]))
         if len(best) >= limit:
             break
     return best[:limit], False
+
+
+def _one_word_score(matched: int, n_docs: int, avg_len: float) -> Callable[[float, float], float]:
+    """``score(tf, length)``: the sort key (the negated score) :func:`_rank` gives a record holding the
+    one scoring word ``tf`` times (weighted) in ``length`` tokens, the word being in ``matched``
+    of ``n_docs`` records; the same float, computed term by term as there."""
+    idf = math.log(1 + (n_docs - matched + 0.5) / (matched + 0.5))
+
+    def score(tf: float, length: float) -> float:
+        norm = K1 * (1 - B + B * length / avg_len) if avg_len else K1
+        return -(idf * tf * (K1 + 1) / (tf + norm))
+
+    return score
 
 
 def _best_from_lists(org: Org, plan: _Plan, limit: int | None) -> tuple[list[str], bool] | None:
@@ -305,13 +315,7 @@ def _best_from_lists(org: Org, plan: _Plan, limit: int | None) -> tuple[list[str
     if groups is None:
         return None
     matched = sum(n for _, n, _, _ in groups)
-    n_docs, avg_len = plan.n_docs, plan.avg_len
-    idf = math.log(1 + (n_docs - matched + 0.5) / (matched + 0.5))
-
-    def score(tf: float, length: float) -> float:
-        norm = K1 * (1 - B + B * length / avg_len)
-        return -(idf * tf * (K1 + 1) / (tf + norm))  # _rank's float, term by term
-
+    score = _one_word_score(matched, plan.n_docs, plan.avg_len)
     ranked = sorted(
         (score(tf, length), record_id) for tf, _, lens, ids in groups for length, record_id in zip(lens, ids)
     )

@@ -8,11 +8,12 @@ of each ``tf`` (a handful of lists): a search for the best 20 of a word held by 
 products reads a few short slices instead of 3,348 occurrences (issue 26).
 
 Table ``_sf_search_ranked_<Object>(token, tf, n, missing, lens, ids)``: ``n`` records hold
-``token`` with that ``tf`` (name fields weigh three, as in the ranking), listed in ``ids``
-with their lengths in ``lens``, both comma-separated text (DuckDB hands a string over faster
-than a list; an Id holds no comma) (lengths: tokens over every searchable field, as the ranking counts
-them); ``missing`` counts those that have no length (only a phone number's digits), which the
-ranking handles otherwise. Only for searches of all fields (``IN ALL FIELDS``, the default).
+``token`` with that ``tf`` (name fields weigh three, as in the ranking); the first
+:data:`LIST_LENGTH` of them are listed in ``ids`` with their lengths in ``lens`` (tokens over
+every searchable field, as the ranking counts them), both as comma-separated text (DuckDB hands
+a string over faster than a list; an Id holds no comma). ``missing`` counts those that have no
+length (only a phone number's digits), which the ranking handles otherwise. Only for searches
+of all fields (``IN ALL FIELDS``, the default).
 
 It is built with the object's index, and only for objects searched in DuckDB (token tables
 of at least :data:`~crmarena_sf.emulator.sosl.index.TOKEN_INDEX_MIN` rows; smaller ones are

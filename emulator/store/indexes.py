@@ -42,8 +42,8 @@ indexes, and the search index's large token tables one on ``token``; 5 = number 
 decimals the API sends (:func:`~crmarena_sf.emulator.store.ddl.column_type`); 6 = a small org, or a
 large org's small record tables, are stored uncompressed (:mod:`crmarena_sf.emulator.store.files`);
 7 = the search index's large objects carry each word's records in ranking order
-(:mod:`crmarena_sf.emulator.sosl.ranked_lists`). Caches of built org files (the default org, the benchmark's scaled org) key on it, so a file built
-before is rebuilt."""
+(:mod:`crmarena_sf.emulator.sosl.ranked_lists`). Caches of built org files (the default org,
+the benchmark's scaled org) key on it, so a file built before is rebuilt."""
 
 INDEX_PREFIX = "_sf_idx_"
 _CACHE_KEY = "store.indexed"
